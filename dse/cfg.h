@@ -1,0 +1,117 @@
+/* The sweep configuration language.
+ *
+ * INI-style: "[section]" headers, "key = value" lines, "#" comments.
+ * Values are integers, floats, strings (bare, "quoted", or """triple
+ * quoted""" spanning lines, as isl strings often do), name lists
+ * ("latency, dsp"), integer sets ("1,2,4", "1..64 pow2", "1..1024 divisors",
+ * "1, 3, 8..64 pow2"), parameter assignments ("M=1024, N=512") and
+ * constraint lists ("dsp <= 0.75, bram18k <= 2000").
+ *
+ * Parsing checks everything the language itself knows: the section and key
+ * names against the schema, the type of each value, duplicates, empty
+ * ranges and missing required keys.  Checks that need other modules (board
+ * names, loop names, metric names) are made by the caller with
+ * dse_cfg_pos(), so that every error still names file:line:col and the key.
+ *
+ * A dse_cfg is immutable once parsed and may be read from several threads.
+ */
+#ifndef DSE_CFG_H
+#define DSE_CFG_H
+
+#include <stdint.h>
+
+#include "error.h"
+
+typedef struct dse_cfg dse_cfg;
+
+/* Parses the file at "path".  Returns NULL and fills err (code DSE_E_INPUT,
+ * file:line:col and key set) on any error, including an unreadable file.
+ */
+dse_cfg *dse_cfg_parse_file(const char *path, dse_error *err);
+
+/* Parses "text"; "name" stands for the file name in messages. */
+dse_cfg *dse_cfg_parse_string(const char *text, const char *name,
+	dse_error *err);
+
+dse_cfg *dse_cfg_free(dse_cfg *cfg);
+
+/* The complete source text and the file name it was read from. */
+const char *dse_cfg_text(const dse_cfg *cfg);
+const char *dse_cfg_file(const dse_cfg *cfg);
+
+/* Whether "section" has "key". */
+int dse_cfg_has(const dse_cfg *cfg, const char *section, const char *key);
+
+/* The position (1-based line and column) of the value of "key"; returns 0
+ * and sets 0/0 when the key is absent (the position of the section header
+ * is then given when the section exists, so "missing" errors can point at
+ * it).
+ */
+int dse_cfg_pos(const dse_cfg *cfg, const char *section, const char *key,
+	int *line, int *col);
+
+/* The keys of a section in file order (for keys such as "array_part.i"). */
+int dse_cfg_n_keys(const dse_cfg *cfg, const char *section);
+const char *dse_cfg_key_at(const dse_cfg *cfg, const char *section, int i);
+
+/* Typed getters.  They return "dflt" when the key is absent; the schema has
+ * already guaranteed the type of a present key.
+ */
+int64_t dse_cfg_int(const dse_cfg *cfg, const char *section, const char *key,
+	int64_t dflt);
+double dse_cfg_float(const dse_cfg *cfg, const char *section,
+	const char *key, double dflt);
+/* Strings, names and isl strings (the text without quotes). */
+const char *dse_cfg_string(const dse_cfg *cfg, const char *section,
+	const char *key, const char *dflt);
+
+/* Name lists ("latency, dsp"): count and i-th name (0 when absent). */
+int dse_cfg_n_names(const dse_cfg *cfg, const char *section,
+	const char *key);
+const char *dse_cfg_name_at(const dse_cfg *cfg, const char *section,
+	const char *key, int i);
+/* The column of the i-th name, for errors about one element. */
+int dse_cfg_name_col(const dse_cfg *cfg, const char *section,
+	const char *key, int i);
+
+/* Parameter assignments ("M=1024, N=512"). */
+int dse_cfg_n_params(const dse_cfg *cfg, const char *section,
+	const char *key);
+const char *dse_cfg_param_name(const dse_cfg *cfg, const char *section,
+	const char *key, int i);
+int64_t dse_cfg_param_value(const dse_cfg *cfg, const char *section,
+	const char *key, int i);
+
+/* Constraints ("dsp <= 0.75, bram18k <= 2000").  A bound written with a
+ * decimal point or a '%' sign is a fraction of the board ("0.75", "75%");
+ * a plain integer is an absolute amount.
+ */
+typedef struct dse_cfg_constraint {
+	char metric[32];
+	double bound;		/* the fraction (0.75 for "75%") or amount */
+	int fraction;		/* 1 when bound is a fraction of the board */
+	int line;
+	int col;		/* column of the metric name */
+} dse_cfg_constraint;
+int dse_cfg_n_constraints(const dse_cfg *cfg, const char *section,
+	const char *key);
+const dse_cfg_constraint *dse_cfg_constraint_at(const dse_cfg *cfg,
+	const char *section, const char *key, int i);
+
+/* Resolves an integer set against "bound", the trip count of the loop the
+ * knob tiles ("divisors" keeps the divisors of bound).  Returns the sorted
+ * distinct values in a new array (*values, caller frees with free()) and
+ * their number in *n.  An empty result, or one of more than 1,000,000
+ * values, is an input error at the key's position.
+ */
+dse_stat dse_cfg_int_set(const dse_cfg *cfg, const char *section,
+	const char *key, int64_t bound, int64_t **values, int *n,
+	dse_error *err);
+
+/* Resolves an integer-set text that is not in a file (the built-in
+ * defaults), with the same rules.
+ */
+dse_stat dse_cfg_int_set_text(const char *text, int64_t bound,
+	int64_t **values, int *n, dse_error *err);
+
+#endif

@@ -1,0 +1,272 @@
+/* The dse command line. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ctx.h"
+
+#define MAX_SHOWN_ROWS 12
+
+static const char usage[] =
+"Usage: dse [options] [sweep.cfg]\n"
+"       mpirun -np N dse [options] [sweep.cfg]\n"
+"\n"
+"Explores the design space of a systolic-array accelerator for the kernel\n"
+"and board in sweep.cfg and writes the Pareto front to an HDF5 file.\n"
+"Without a config, runs the built-in sweep: an fp32 1024x1024x1024 matrix\n"
+"multiply on an Alveo U250 (see --print-default).\n"
+"\n"
+"Options:\n"
+"  -o, --output FILE   write the results to FILE (overrides [output] file)\n"
+"  -q, --quiet         print nothing but errors\n"
+"      --print-default print the built-in sweep config and exit\n"
+"  -h, --help          show this help and exit\n"
+"  -V, --version       show the version and exit\n"
+"\n"
+"Parallelism: MPI ranks from mpirun, OpenMP threads per rank from\n"
+"OMP_NUM_THREADS. The front is the same for any number of either.\n"
+"\n"
+"Exit status:\n"
+"  0  success\n"
+"  1  runtime failure (out of memory, MPI or HDF5 error, unwritable file)\n"
+"  2  bad input (command line, config, kernel); nothing is written\n";
+
+struct cli {
+	const char *config;
+	const char *output;
+	int quiet;
+	int help;
+	int version;
+	int print_default;
+};
+
+/* Parses argv; returns 0, or 2 with a message in "msg" on bad usage. */
+static int parse_cli(int argc, char **argv, struct cli *cli, char *msg,
+	size_t size)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "print-default", no_argument, NULL, 'D' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	memset(cli, 0, sizeof(*cli));
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:qhV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': cli->output = optarg; break;
+		case 'q': cli->quiet = 1; break;
+		case 'h': cli->help = 1; break;
+		case 'V': cli->version = 1; break;
+		case 'D': cli->print_default = 1; break;
+		case ':':
+			snprintf(msg, size, "option '%s' needs a value",
+				argv[optind - 1]);
+			return 2;
+		default:
+			snprintf(msg, size, "unknown option '%s'",
+				argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind < argc)
+		cli->config = argv[optind++];
+	if (optind < argc) {
+		snprintf(msg, size, "unexpected argument '%s' (one config "
+			"file at most)", argv[optind]);
+		return 2;
+	}
+	return 0;
+}
+
+static int report_error(const dse_ctx *ctx, const dse_error *err)
+{
+	char line[DSE_ERROR_MSG_LEN + DSE_ERROR_FILE_LEN + 128];
+
+	if (ctx->rank == 0) {
+		dse_error_format(err, line, sizeof(line));
+		fprintf(stderr, "dse: %s\n", line);
+	}
+	return dse_error_exit_status(err) ? dse_error_exit_status(err) : 1;
+}
+
+/* Rank 0 reads the config and every rank parses the same text, so every
+ * rank reaches the same verdict without reading the file itself.
+ */
+static dse_cfg *load_config(const dse_ctx *ctx, const char *path,
+	dse_error *err)
+{
+	dse_cfg *cfg = NULL;
+	long len = 0;
+	char *text;
+
+	if (!path)
+		return dse_cfg_parse_string(dse_default_config(), "<default>",
+			err);
+	if (ctx->rank == 0) {
+		cfg = dse_cfg_parse_file(path, err);
+		len = cfg ? (long) strlen(dse_cfg_text(cfg)) : -1;
+	}
+	if (MPI_Bcast(&len, 1, MPI_LONG, 0, ctx->comm) != MPI_SUCCESS) {
+		dse_error_set(err, DSE_E_MPI, "MPI_Bcast of the config failed");
+		return dse_cfg_free(cfg);
+	}
+	if (len < 0) {
+		if (ctx->rank != 0)
+			dse_error_set(err, DSE_E_INPUT, "bad config on rank 0");
+		return NULL;
+	}
+	text = ctx->rank == 0 ? (char *) dse_cfg_text(cfg) : calloc(len + 1, 1);
+	if (!text || MPI_Bcast(text, (int) len, MPI_CHAR, 0, ctx->comm) !=
+			MPI_SUCCESS) {
+		dse_error_set(err, DSE_E_MPI, "MPI_Bcast of the config failed");
+		if (ctx->rank != 0)
+			free(text);
+		return dse_cfg_free(cfg);
+	}
+	if (ctx->rank != 0) {
+		cfg = dse_cfg_parse_string(text, path, err);
+		free(text);
+	}
+	return cfg;
+}
+
+struct progress_state {
+	int tty;
+	int printed;
+};
+
+static void print_progress(const search_progress *p, void *user)
+{
+	struct progress_state *ps = user;
+	double rate = p->seconds > 0 ? p->evaluated / p->seconds : 0;
+	double eta = rate > 0 ? (p->total - p->evaluated) / rate : 0;
+	double valid = p->evaluated ? 100.0 * p->valid / p->evaluated : 0;
+
+	fprintf(stderr, "%sdse: %5.1f%%  %llu/%llu points  %.2f M points/s  "
+		"valid %.1f%%  front %zu  ETA %.1f s%s",
+		ps->tty ? "\r\033[K" : "",
+		p->total ? 100.0 * p->evaluated / p->total : 100.0,
+		(unsigned long long) p->evaluated,
+		(unsigned long long) p->total, rate / 1e6, valid,
+		p->front_size, eta, ps->tty ? "" : "\n");
+	ps->printed = 1;
+	fflush(stderr);
+}
+
+static void print_summary(const dse_ctx *ctx, const search_result *res,
+	double wall)
+{
+	size_t i, n = search_front_size(res->front);
+	char sa[256];
+
+	printf("dse: %s on %s: %llu points in %.2f s (%d ranks x %d threads, "
+		"%.2f M points/s), %llu valid, front of %zu designs -> %s\n",
+		ctx->tmpl.kernel, ctx->board.name,
+		(unsigned long long) res->evaluated, res->seconds, ctx->size,
+		res->threads, res->seconds > 0 ?
+		res->evaluated / res->seconds / 1e6 : 0.0,
+		(unsigned long long) res->valid, n, ctx->out_path);
+	if (n)
+		printf("  %12s %10s %7s %8s %9s  %s\n", "latency(ms)",
+			ctx->dtype->is_float ? "GFLOP/s" : "GOP/s", "DSP",
+			"BRAM18K", "PEs", "AutoSA --sa-sizes");
+	for (i = 0; i < n && i < MAX_SHOWN_ROWS; i++) {
+		const search_point *p = search_front_at(res->front, i);
+		char pes[32];
+
+		sim_sa_sizes(ctx->model, p->knobs, sa, sizeof(sa));
+		snprintf(pes, sizeof(pes), "%dx%d", p->metrics.pe_rows,
+			p->metrics.pe_cols);
+		printf("  %12.4f %10.1f %7lld %8lld %9s  %s\n",
+			p->metrics.latency_s * 1e3, p->metrics.gops,
+			(long long) p->metrics.dsp,
+			(long long) p->metrics.bram18k, pes, sa);
+	}
+	if (n > MAX_SHOWN_ROWS)
+		printf("  ... %zu more rows in %s\n", n - MAX_SHOWN_ROWS,
+			ctx->out_path);
+	(void) wall;
+}
+
+/* Runs the sweep once the context is built.  Returns the exit status. */
+static int run(dse_ctx *ctx, dse_error *err)
+{
+	struct progress_state ps = { isatty(2), 0 };
+	search_result res;
+	double t0 = MPI_Wtime();
+	int status = 0;
+
+	if (!ctx->quiet) {
+		ctx->sopt.progress = print_progress;
+		ctx->sopt.progress_user = &ps;
+	}
+	ctx->sopt.progress_interval = ps.tty ? 0.5 : 5.0;
+	if (search_exhaustive(ctx->space, ctx->model, &ctx->sopt, ctx->comm,
+			&res, err))
+		return report_error(ctx, err);
+	if (ps.printed && ps.tty)
+		fputc('\n', stderr);
+	if (ctx->rank == 0) {
+		if (dse_write_results(ctx, &res, MPI_Wtime() - t0, err))
+			status = report_error(ctx, err);
+		else if (!ctx->quiet)
+			print_summary(ctx, &res, MPI_Wtime() - t0);
+		search_front_free(res.front);
+	}
+	return status;
+}
+
+static int main_mpi(int argc, char **argv, dse_ctx *ctx)
+{
+	char msg[256];
+	struct cli cli;
+	dse_error err;
+
+	dse_error_clear(&err);
+	if (parse_cli(argc, argv, &cli, msg, sizeof(msg))) {
+		if (ctx->rank == 0)
+			fprintf(stderr, "dse: error: %s\n"
+				"Try 'dse --help' for more information.\n", msg);
+		return 2;
+	}
+	if (cli.help || cli.version || cli.print_default) {
+		if (ctx->rank == 0)
+			fputs(cli.help ? usage : cli.version ?
+				"dse " DSE_VERSION "\n" : dse_default_config(),
+				stdout);
+		return 0;
+	}
+	ctx->quiet = cli.quiet;
+	ctx->cfg = load_config(ctx, cli.config, &err);
+	if (!ctx->cfg || dse_ctx_setup(ctx, cli.output, &err))
+		return report_error(ctx, &err);
+	return run(ctx, &err);
+}
+
+int main(int argc, char **argv)
+{
+	dse_ctx ctx;
+	int provided, status;
+
+	memset(&ctx, 0, sizeof(ctx));
+	if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) !=
+			MPI_SUCCESS) {
+		fprintf(stderr, "dse: error: MPI_Init_thread failed\n");
+		return 1;
+	}
+	ctx.comm = MPI_COMM_WORLD;
+	MPI_Comm_rank(ctx.comm, &ctx.rank);
+	MPI_Comm_size(ctx.comm, &ctx.size);
+	status = main_mpi(argc, argv, &ctx);
+	dse_ctx_clear(&ctx);
+	fflush(stdout);
+	MPI_Finalize();
+	return status;
+}

@@ -1,0 +1,348 @@
+/* Building the run context from a parsed config.
+ *
+ * The config parser has already checked the language (sections, keys,
+ * types); what is checked here needs the other modules: board names, data
+ * types, the kernel itself (through isl), loop names in per-loop knob keys,
+ * metric names.  Every error still points at file:line:col and the key.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctx.h"
+
+static dse_stat error_at(const dse_ctx *ctx, const char *section,
+	const char *key, dse_error *err, const char *fmt, const char *a,
+	const char *b)
+{
+	int line = 0, col = 0;
+	char msg[DSE_ERROR_MSG_LEN];
+
+	dse_cfg_pos(ctx->cfg, section, key, &line, &col);
+	snprintf(msg, sizeof(msg), fmt, a, b);
+	return dse_error_set_at(err, dse_cfg_file(ctx->cfg), line, col, key,
+		"%s", msg);
+}
+
+static dse_stat setup_board(dse_ctx *ctx, dse_error *err)
+{
+	static const char *const ints[] = { "dsp", "bram18k", "uram", "lut",
+		"ff" };
+	const char *name = dse_cfg_string(ctx->cfg, "platform", "board",
+		"u250");
+	const arch_board *b = arch_board_find(name);
+	int64_t *field[5];
+	char known[512];
+	int i;
+
+	if (!b) {
+		arch_board_names(known, sizeof(known));
+		return error_at(ctx, "platform", "board", err,
+			"unknown board '%s' (known boards: %s)", name, known);
+	}
+	ctx->board = *b;
+	field[0] = &ctx->board.dsp;
+	field[1] = &ctx->board.bram18k;
+	field[2] = &ctx->board.uram;
+	field[3] = &ctx->board.lut;
+	field[4] = &ctx->board.ff;
+	for (i = 0; i < 5; i++)
+		*field[i] = dse_cfg_int(ctx->cfg, "platform", ints[i],
+			*field[i]);
+	ctx->board.dram_gbps = dse_cfg_float(ctx->cfg, "platform",
+		"dram_gbps", ctx->board.dram_gbps);
+	ctx->board.mhz = dse_cfg_float(ctx->cfg, "platform", "mhz",
+		ctx->board.mhz);
+	ctx->board.dram_port_bits = (int) dse_cfg_int(ctx->cfg, "platform",
+		"dram_port_bits", ctx->board.dram_port_bits);
+	return dse_stat_ok;
+}
+
+static poly_source source(const dse_ctx *ctx, const char *key)
+{
+	poly_source s;
+
+	s.file = dse_cfg_file(ctx->cfg);
+	s.key = key;
+	dse_cfg_pos(ctx->cfg, "kernel", key, &s.line, &s.col);
+	return s;
+}
+
+static dse_stat setup_kernel(dse_ctx *ctx, dse_error *err)
+{
+	const dse_cfg *cfg = ctx->cfg;
+	poly_kernel_desc d;
+	int64_t *st = NULL;
+	int n_st = 0, i;
+	dse_stat r;
+
+	memset(&d, 0, sizeof(d));
+	d.name = dse_cfg_string(cfg, "kernel", "name", "kernel");
+	d.domain = dse_cfg_string(cfg, "kernel", "domain", "");
+	d.reads = dse_cfg_string(cfg, "kernel", "reads", "");
+	d.writes = dse_cfg_string(cfg, "kernel", "writes", "");
+	d.reduction = dse_cfg_string(cfg, "kernel", "reduction", NULL);
+	d.n_params = dse_cfg_n_params(cfg, "kernel", "params");
+	if (d.n_params > POLY_MAX_PARAMS)
+		return error_at(ctx, "kernel", "params", err,
+			"too many parameters%s%s", "", "");
+	for (i = 0; i < d.n_params; i++) {
+		d.param_name[i] = dse_cfg_param_name(cfg, "kernel", "params",
+			i);
+		d.param_value[i] = dse_cfg_param_value(cfg, "kernel",
+			"params", i);
+	}
+	d.domain_src = source(ctx, "domain");
+	d.reads_src = source(ctx, "reads");
+	d.writes_src = source(ctx, "writes");
+	d.params_src = source(ctx, "params");
+	d.reduction_src = source(ctx, "reduction");
+
+	if (dse_cfg_has(cfg, "space", "space_time")) {
+		if (dse_cfg_int_set(cfg, "space", "space_time", 64, &st, &n_st,
+				err))
+			return dse_stat_error;
+		if (n_st != 1) {
+			free(st);
+			return error_at(ctx, "space", "space_time", err,
+				"give one space_time candidate; exploring "
+				"several at once is not supported yet%s%s",
+				"", "");
+		}
+	}
+	r = poly_template_build(&d, st ? (int) st[0] : 3, &ctx->tmpl, err);
+	free(st);
+	if (r != dse_stat_ok && err && err->code == DSE_E_INPUT &&
+	    !err->file[0] && dse_cfg_has(cfg, "space", "space_time")) {
+		char msg[DSE_ERROR_MSG_LEN];
+
+		memcpy(msg, err->msg, sizeof(msg));
+		return error_at(ctx, "space", "space_time", err, "%s%s", msg,
+			"");
+	}
+	return r;
+}
+
+/* Which config key gives knob k's values: "kind.loop" when present, else
+ * "kind", else NULL (the built-in default applies).
+ */
+static const char *knob_key(const dse_ctx *ctx, int k, char *buf,
+	size_t size)
+{
+	const char *kind = sim_model_knob_kind(ctx->model, k);
+	int loop = sim_model_knob_loop(ctx->model, k);
+
+	snprintf(buf, size, "%s.%s", kind, ctx->tmpl.loop[loop]);
+	if (dse_cfg_has(ctx->cfg, "space", buf))
+		return buf;
+	if (dse_cfg_has(ctx->cfg, "space", kind))
+		return kind;
+	return NULL;
+}
+
+static void default_values(const dse_ctx *ctx, int k, char *buf, size_t size)
+{
+	const char *kind = sim_model_knob_kind(ctx->model, k);
+	int loop = sim_model_knob_loop(ctx->model, k);
+
+	if (!strcmp(kind, "array_part"))
+		snprintf(buf, size, "1..%lld divisors",
+			(long long) ctx->tmpl.extent[loop]);
+	else if (!strcmp(kind, "latency"))
+		snprintf(buf, size, "1..64 pow2");
+	else
+		snprintf(buf, size, "1, 2, 4, 8");
+}
+
+/* Per-loop keys must name a knob the model has. */
+static dse_stat check_space_keys(const dse_ctx *ctx, dse_error *err)
+{
+	int i, k, n = dse_cfg_n_keys(ctx->cfg, "space");
+	char name[96], knobs[1024];
+
+	for (i = 0; i < n; i++) {
+		const char *key = dse_cfg_key_at(ctx->cfg, "space", i);
+		int found = 0;
+
+		if (!strchr(key, '.'))
+			continue;
+		knobs[0] = '\0';
+		for (k = 0; k < sim_model_n_knobs(ctx->model); k++) {
+			snprintf(name, sizeof(name), "%s.%s",
+				sim_model_knob_kind(ctx->model, k),
+				ctx->tmpl.loop[sim_model_knob_loop(ctx->model,
+					k)]);
+			found |= !strcmp(name, key);
+			if (strlen(knobs) + strlen(name) + 3 < sizeof(knobs)) {
+				strcat(knobs, k ? ", " : "");
+				strcat(knobs, name);
+			}
+		}
+		if (!found)
+			return error_at(ctx, "space", key, err,
+				"this design has no such knob (per-loop knobs: "
+				"%s)%s", knobs, "");
+	}
+	return dse_stat_ok;
+}
+
+static dse_stat setup_space(dse_ctx *ctx, dse_error *err)
+{
+	int k, n = sim_model_n_knobs(ctx->model);
+	char keybuf[96], text[64];
+
+	if (check_space_keys(ctx, err))
+		return dse_stat_error;
+	ctx->space = search_space_alloc(n);
+	if (!ctx->space)
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	for (k = 0; k < n; k++) {
+		const char *key = knob_key(ctx, k, keybuf, sizeof(keybuf));
+		int64_t bound = ctx->tmpl.extent[sim_model_knob_loop(ctx->model,
+			k)], *values = NULL;
+		int nv = 0;
+		dse_stat r;
+
+		if (key) {
+			r = dse_cfg_int_set(ctx->cfg, "space", key, bound,
+				&values, &nv, err);
+		} else {
+			default_values(ctx, k, text, sizeof(text));
+			r = dse_cfg_int_set_text(text, bound, &values, &nv,
+				err);
+		}
+		if (r == dse_stat_ok)
+			r = search_space_set_knob(ctx->space, k,
+				sim_model_knob_name(ctx->model, k), values,
+				nv, err);
+		free(values);
+		if (r != dse_stat_ok)
+			return r;
+	}
+	return dse_stat_ok;
+}
+
+static dse_stat setup_objectives(dse_ctx *ctx, dse_error *err)
+{
+	search_options *o = &ctx->sopt;
+	int i, j, n = dse_cfg_n_names(ctx->cfg, "search", "objectives");
+	char known[256] = "";
+
+	for (i = 0; i < SIM_N_METRICS; i++) {
+		strcat(known, i ? ", " : "");
+		strcat(known, sim_metric_name(i));
+	}
+	if (n == 0) {
+		o->n_obj = 2;
+		o->objectives[0] = SIM_M_LATENCY;
+		o->objectives[1] = SIM_M_DSP;
+		return dse_stat_ok;
+	}
+	if (n > SEARCH_MAX_OBJECTIVES)
+		return error_at(ctx, "search", "objectives", err,
+			"at most %s objectives%s", "6", "");
+	for (i = 0; i < n; i++) {
+		const char *name = dse_cfg_name_at(ctx->cfg, "search",
+			"objectives", i);
+		int m = sim_metric_find(name), line, col;
+
+		dse_cfg_pos(ctx->cfg, "search", "objectives", &line, &col);
+		col = dse_cfg_name_col(ctx->cfg, "search", "objectives", i);
+		if (m < 0)
+			return dse_error_set_at(err, dse_cfg_file(ctx->cfg),
+				line, col, "objectives",
+				"unknown metric '%s' (known metrics: %s)",
+				name, known);
+		for (j = 0; j < i; j++)
+			if (o->objectives[j] == m)
+				return dse_error_set_at(err,
+					dse_cfg_file(ctx->cfg), line, col,
+					"objectives",
+					"metric '%s' is listed twice", name);
+		o->objectives[i] = m;
+	}
+	o->n_obj = n;
+	return dse_stat_ok;
+}
+
+static dse_stat setup_constraints(dse_ctx *ctx, dse_error *err)
+{
+	search_options *o = &ctx->sopt;
+	int i, n = dse_cfg_n_constraints(ctx->cfg, "search", "constraints");
+
+	if (n > SEARCH_MAX_CONSTRAINTS)
+		return error_at(ctx, "search", "constraints", err,
+			"at most %s constraints%s", "8", "");
+	for (i = 0; i < n; i++) {
+		const dse_cfg_constraint *c = dse_cfg_constraint_at(ctx->cfg,
+			"search", "constraints", i);
+		int m = sim_metric_find(c->metric);
+		double cap;
+
+		if (m < 0)
+			return dse_error_set_at(err, dse_cfg_file(ctx->cfg),
+				c->line, c->col, "constraints",
+				"unknown metric '%s' in a constraint",
+				c->metric);
+		cap = sim_metric_capacity(&ctx->board, m);
+		/* A fraction only means something for a resource the board
+		 * has; other metrics (latency in seconds) take the bound as
+		 * written.
+		 */
+		o->constraints[i].metric = m;
+		o->constraints[i].max = c->fraction && cap > 0 ?
+			c->bound * cap : c->bound;
+	}
+	o->n_constraints = n;
+	return dse_stat_ok;
+}
+
+static void setup_output(dse_ctx *ctx, const char *out_override)
+{
+	const char *file = out_override ? out_override :
+		dse_cfg_string(ctx->cfg, "output", "file", NULL);
+
+	if (file)
+		snprintf(ctx->out_path, sizeof(ctx->out_path), "%s", file);
+	else
+		snprintf(ctx->out_path, sizeof(ctx->out_path),
+			"results/%s.h5", ctx->tmpl.kernel);
+}
+
+dse_stat dse_ctx_setup(dse_ctx *ctx, const char *out_override,
+	dse_error *err)
+{
+	const char *dt;
+
+	if (setup_board(ctx, err))
+		return dse_stat_error;
+	dt = dse_cfg_string(ctx->cfg, "kernel", "dtype", "fp32");
+	ctx->dtype = arch_dtype_find(dt);
+	if (!ctx->dtype) {
+		char known[128];
+
+		arch_dtype_names(known, sizeof(known));
+		return error_at(ctx, "kernel", "dtype", err,
+			"unknown data type '%s' (known: %s)", dt, known);
+	}
+	if (setup_kernel(ctx, err))
+		return dse_stat_error;
+	ctx->model = sim_model_alloc(&ctx->tmpl, &ctx->board, ctx->dtype, err);
+	if (!ctx->model)
+		return dse_stat_error;
+	if (setup_space(ctx, err) || setup_objectives(ctx, err) ||
+	    setup_constraints(ctx, err))
+		return dse_stat_error;
+	ctx->seed = dse_cfg_int(ctx->cfg, "search", "seed", 1);
+	ctx->sopt.block = (uint64_t) dse_cfg_int(ctx->cfg, "search", "block",
+		0);
+	setup_output(ctx, out_override);
+	return dse_stat_ok;
+}
+
+void dse_ctx_clear(dse_ctx *ctx)
+{
+	ctx->space = search_space_free(ctx->space);
+	ctx->model = sim_model_free(ctx->model);
+	ctx->cfg = dse_cfg_free(ctx->cfg);
+}

@@ -1,0 +1,167 @@
+/* Pareto fronts with a deterministic tie rule.
+ *
+ * Point a beats point b when a is no worse in every objective and either
+ * better in one or, on a full tie, has the smaller index.  This relation is
+ * a strict partial order, so the set of unbeaten points of any union of
+ * partial fronts is the same however the union was split and merged: that
+ * is what makes fronts identical for any number of ranks and threads.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "search_private.h"
+
+struct entry {
+	double obj[SEARCH_MAX_OBJECTIVES];
+	search_point p;
+};
+
+struct search_front {
+	int n_obj;
+	int objectives[SEARCH_MAX_OBJECTIVES];
+	double sign[SEARCH_MAX_OBJECTIVES];	/* -1 for maximised metrics */
+	struct entry *e;
+	size_t n;
+	size_t cap;
+};
+
+search_front *search_front_alloc(int n_obj, const int *objectives)
+{
+	search_front *front;
+	int i;
+
+	if (n_obj < 1 || n_obj > SEARCH_MAX_OBJECTIVES)
+		return NULL;
+	front = calloc(1, sizeof(*front));
+	if (!front)
+		return NULL;
+	front->n_obj = n_obj;
+	for (i = 0; i < n_obj; i++) {
+		front->objectives[i] = objectives[i];
+		front->sign[i] = sim_metric_minimise(objectives[i]) ? 1 : -1;
+	}
+	return front;
+}
+
+search_front *search_front_free(search_front *front)
+{
+	if (!front)
+		return NULL;
+	free(front->e);
+	free(front);
+	return NULL;
+}
+
+/* Whether (a, ia) beats (b, ib) under the rule in the file comment. */
+static int beats(int n_obj, const double *a, uint64_t ia, const double *b,
+	uint64_t ib)
+{
+	int i, better = 0;
+
+	for (i = 0; i < n_obj; i++) {
+		if (a[i] > b[i])
+			return 0;
+		if (a[i] < b[i])
+			better = 1;
+	}
+	return better || ia < ib;
+}
+
+static int add_entry(search_front *front, const double *obj,
+	const search_point *p)
+{
+	size_t i, j;
+
+	for (i = 0; i < front->n; i++)
+		if (beats(front->n_obj, front->e[i].obj, front->e[i].p.index,
+				obj, p->index))
+			return 0;
+	for (i = j = 0; i < front->n; i++) {
+		if (beats(front->n_obj, obj, p->index, front->e[i].obj,
+				front->e[i].p.index))
+			continue;
+		if (i != j)
+			front->e[j] = front->e[i];
+		j++;
+	}
+	front->n = j;
+	if (front->n == front->cap) {
+		size_t cap = front->cap ? 2 * front->cap : 64;
+		struct entry *e = realloc(front->e, cap * sizeof(*e));
+
+		if (!e)
+			return -1;
+		front->e = e;
+		front->cap = cap;
+	}
+	/* Unused objective slots stay zero so sorting can compare all. */
+	memset(front->e[front->n].obj, 0, sizeof(front->e[0].obj));
+	memcpy(front->e[front->n].obj, obj, sizeof(double) * front->n_obj);
+	front->e[front->n].p = *p;
+	front->n++;
+	return 1;
+}
+
+int search_front_add(search_front *front, const search_point *p)
+{
+	double obj[SEARCH_MAX_OBJECTIVES];
+	int i;
+
+	for (i = 0; i < front->n_obj; i++)
+		obj[i] = front->sign[i] *
+			sim_metrics_get(&p->metrics, front->objectives[i]);
+	return add_entry(front, obj, p);
+}
+
+int search__front_add_many(search_front *front, const search_point *p,
+	size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (search_front_add(front, &p[i]) < 0)
+			return -1;
+	return 0;
+}
+
+dse_stat search_front_merge(search_front *front, const search_front *other,
+	dse_error *err)
+{
+	size_t i;
+
+	for (i = 0; i < other->n; i++)
+		if (add_entry(front, other->e[i].obj, &other->e[i].p) < 0)
+			return dse_error_set(err, DSE_E_NOMEM,
+				"out of memory merging fronts");
+	return dse_stat_ok;
+}
+
+static int cmp_entry(const void *va, const void *vb)
+{
+	const struct entry *a = va, *b = vb;
+	int i;
+
+	for (i = 0; i < SEARCH_MAX_OBJECTIVES; i++) {
+		if (a->obj[i] < b->obj[i])
+			return -1;
+		if (a->obj[i] > b->obj[i])
+			return 1;
+	}
+	return (a->p.index > b->p.index) - (a->p.index < b->p.index);
+}
+
+void search_front_sort(search_front *front)
+{
+	if (front->n > 1)
+		qsort(front->e, front->n, sizeof(front->e[0]), cmp_entry);
+}
+
+size_t search_front_size(const search_front *front)
+{
+	return front ? front->n : 0;
+}
+
+const search_point *search_front_at(const search_front *front, size_t i)
+{
+	return &front->e[i].p;
+}

@@ -1,0 +1,124 @@
+/* search: the design space and its exhaustive, parallel exploration.
+ *
+ * The space is a mixed-radix index range over the knobs' value lists.
+ * Exhaustive search hands blocks of that range round-robin to the MPI ranks
+ * and, inside a rank, dynamically to OpenMP threads; every thread keeps its
+ * own Pareto front, and fronts are merged thread -> rank -> root.
+ *
+ * Fronts are deterministic: a point is dropped when another is at least as
+ * good in every objective and better in one, or equal in every objective
+ * with a smaller index.  The set that survives does not depend on how the
+ * range was split, and rows are sorted by objectives then index, so the
+ * front is identical for any number of ranks and threads.
+ */
+#ifndef SEARCH_SEARCH_H
+#define SEARCH_SEARCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <mpi.h>
+
+#include "dse/error.h"
+#include "sim/sim.h"
+
+#define SEARCH_MAX_KNOBS 16
+#define SEARCH_MAX_OBJECTIVES 6
+#define SEARCH_MAX_CONSTRAINTS 8
+
+/* --- the space --------------------------------------------------------- */
+
+typedef struct search_space search_space;
+
+/* A space of "n_knobs" dimensions, each to be given its values. */
+search_space *search_space_alloc(int n_knobs);
+search_space *search_space_free(search_space *space);
+/* Copies "values" (n of them, each fitting in int32) as knob k's values. */
+dse_stat search_space_set_knob(search_space *space, int k, const char *name,
+	const int64_t *values, int n, dse_error *err);
+int search_space_n_knobs(const search_space *space);
+const char *search_space_knob_name(const search_space *space, int k);
+int search_space_knob_size(const search_space *space, int k);
+/* The number of points; saturates at UINT64_MAX. */
+uint64_t search_space_size(const search_space *space);
+/* Decodes index "idx" into knob values (knob 0 is the most significant
+ * digit).
+ */
+void search_space_decode(const search_space *space, uint64_t idx,
+	int32_t *knobs);
+
+/* --- one evaluated point and fronts ------------------------------------ */
+
+typedef struct search_point {
+	uint64_t index;
+	int32_t knobs[SEARCH_MAX_KNOBS];
+	sim_metrics metrics;
+} search_point;
+
+/* A Pareto front over a set of objectives (all minimised after sign
+ * adjustment for metrics where larger is better).
+ */
+typedef struct search_front search_front;
+search_front *search_front_alloc(int n_obj, const int *objectives);
+search_front *search_front_free(search_front *front);
+/* Offers a point; keeps it when nothing in the front beats it and drops
+ * the points it beats.  Returns 1 when kept, 0 when dropped, -1 on memory
+ * exhaustion.
+ */
+int search_front_add(search_front *front, const search_point *p);
+/* Adds every point of "other" to "front". */
+dse_stat search_front_merge(search_front *front, const search_front *other,
+	dse_error *err);
+/* Sorts the rows by objectives, then index. */
+void search_front_sort(search_front *front);
+size_t search_front_size(const search_front *front);
+const search_point *search_front_at(const search_front *front, size_t i);
+
+/* --- the run ----------------------------------------------------------- */
+
+typedef struct search_constraint {
+	int metric;		/* enum sim_metric */
+	double max;		/* absolute upper bound */
+} search_constraint;
+
+typedef struct search_progress {
+	uint64_t evaluated;	/* estimated over all ranks */
+	uint64_t valid;
+	uint64_t total;
+	size_t front_size;	/* of the calling rank */
+	double seconds;
+} search_progress;
+
+typedef void (*search_progress_fn)(const search_progress *p, void *user);
+
+typedef struct search_options {
+	int n_obj;
+	int objectives[SEARCH_MAX_OBJECTIVES];	/* enum sim_metric */
+	int n_constraints;
+	search_constraint constraints[SEARCH_MAX_CONSTRAINTS];
+	uint64_t block;		/* points per work block; 0 for the default */
+	double progress_interval;	/* seconds between progress calls */
+	search_progress_fn progress;	/* called on rank 0 only; may be NULL */
+	void *progress_user;
+} search_options;
+
+typedef struct search_result {
+	search_front *front;	/* the merged front on root, NULL elsewhere */
+	uint64_t evaluated;	/* summed over all ranks */
+	uint64_t valid;		/* legal and within the constraints */
+	uint64_t status_count[SIM_N_STATUS];	/* why points were illegal */
+	uint64_t over_constraint;	/* legal but over a constraint */
+	double seconds;		/* wall time of the search on root */
+	int threads;		/* OpenMP threads per rank */
+} search_result;
+
+/* Explores every point of "space" with the analytic model.  Collective over
+ * "comm": every rank must call it with the same space and options.  On
+ * success the caller owns result->front (on root) and frees it with
+ * search_front_free().
+ */
+dse_stat search_exhaustive(const search_space *space, const sim_model *model,
+	const search_options *opt, MPI_Comm comm, search_result *result,
+	dse_error *err);
+
+#endif

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Every example in configs/ runs under mpirun -np 2 and writes its file
+# (to a scratch path, so the tests never touch results/).
+. "$(dirname "$0")/common.sh"
+
+for cfg in "$SRC"/configs/*.cfg; do
+	name=$(basename "$cfg" .cfg)
+	out="$TMP/$name.h5"
+	if mpi 2 1 -q -o "$out" "$cfg" && [ -s "$out" ]; then
+		ok
+	else
+		fail "configs/$name.cfg did not produce $out"
+	fi
+	h5dump -H "$out" >/dev/null 2>&1 && ok || fail "h5dump cannot read $out"
+	ls "$TMP" | grep -q '\.tmp\.' && fail "temporary file left by $name" || ok
+done
+# The built-in default sweep, with no config at all.
+(cd "$TMP" && "$DSE" -q) && [ -s "$TMP/results/mm.h5" ] && ok ||
+	fail "the default sweep did not write results/mm.h5"
+finish

@@ -1,0 +1,217 @@
+/* Pareto fronts and the space encoding, table-driven. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "search/search.h"
+
+/* A point given by (latency seconds, dsp, bram18k) and its index. */
+struct pt {
+	uint64_t index;
+	double latency;
+	int64_t dsp;
+	int64_t bram;
+};
+
+struct front_case {
+	const char *what;
+	int n_obj;
+	int obj[3];
+	int n;
+	struct pt pts[8];
+	int n_expect;
+	uint64_t expect[8];	/* indices of the front, in sorted order */
+};
+
+static const struct front_case front_cases[] = {
+	{ "one point", 2, { SIM_M_LATENCY, SIM_M_DSP }, 1,
+	  { { 7, 1.0, 10, 0 } }, 1, { 7 } },
+	{ "trade-off kept, dominated dropped", 2,
+	  { SIM_M_LATENCY, SIM_M_DSP }, 4,
+	  { { 0, 1.0, 100, 0 }, { 1, 2.0, 50, 0 }, { 2, 3.0, 60, 0 },
+	    { 3, 0.5, 400, 0 } },
+	  3, { 3, 0, 1 } },
+	{ "full tie keeps the smaller index", 2,
+	  { SIM_M_LATENCY, SIM_M_DSP }, 3,
+	  { { 9, 1.0, 10, 0 }, { 4, 1.0, 10, 0 }, { 6, 1.0, 10, 0 } },
+	  1, { 4 } },
+	{ "equal in one objective, better in the other", 2,
+	  { SIM_M_LATENCY, SIM_M_DSP }, 3,
+	  { { 1, 1.0, 10, 0 }, { 2, 1.0, 8, 0 }, { 3, 0.9, 10, 0 } },
+	  2, { 3, 2 } },
+	{ "three objectives keep a point best in bram only", 3,
+	  { SIM_M_LATENCY, SIM_M_DSP, SIM_M_BRAM18K }, 3,
+	  { { 1, 1.0, 10, 50 }, { 2, 2.0, 20, 5 }, { 3, 2.0, 20, 6 } },
+	  2, { 1, 2 } },
+	{ "a late point removes several", 2,
+	  { SIM_M_LATENCY, SIM_M_DSP }, 4,
+	  { { 1, 3.0, 30, 0 }, { 2, 4.0, 20, 0 }, { 3, 5.0, 10, 0 },
+	    { 4, 1.0, 5, 0 } },
+	  1, { 4 } },
+	{ "maximised throughput", 2, { SIM_M_GOPS, SIM_M_DSP }, 3,
+	  { { 1, 1.0, 10, 0 }, { 2, 0.5, 20, 0 }, { 3, 2.0, 20, 0 } },
+	  2, { 2, 1 } },
+};
+
+static search_point make_point(const struct pt *p)
+{
+	search_point s;
+
+	memset(&s, 0, sizeof(s));
+	s.index = p->index;
+	s.metrics.latency_s = p->latency;
+	s.metrics.gops = 1.0 / p->latency;
+	s.metrics.dsp = p->dsp;
+	s.metrics.bram18k = p->bram;
+	return s;
+}
+
+static void check_front(const struct front_case *c, const search_front *f)
+{
+	size_t i;
+
+	assert_int_equal(search_front_size(f), c->n_expect);
+	for (i = 0; i < (size_t) c->n_expect; i++)
+		assert_int_equal(search_front_at(f, i)->index, c->expect[i]);
+}
+
+static void test_front_table(void **state)
+{
+	size_t t;
+
+	(void) state;
+	for (t = 0; t < sizeof(front_cases) / sizeof(front_cases[0]); t++) {
+		const struct front_case *c = &front_cases[t];
+		search_front *f = search_front_alloc(c->n_obj, c->obj);
+		int i;
+
+		print_message("case: %s\n", c->what);
+		for (i = 0; i < c->n; i++) {
+			search_point p = make_point(&c->pts[i]);
+
+			assert_true(search_front_add(f, &p) >= 0);
+		}
+		search_front_sort(f);
+		check_front(c, f);
+		search_front_free(f);
+	}
+}
+
+/* Any split of the points into two fronts, merged, gives the same front
+ * as adding them all to one, whatever the insertion order.
+ */
+static void test_front_split_merge(void **state)
+{
+	size_t t;
+
+	(void) state;
+	for (t = 0; t < sizeof(front_cases) / sizeof(front_cases[0]); t++) {
+		const struct front_case *c = &front_cases[t];
+		unsigned mask;
+
+		for (mask = 0; mask < (1u << c->n); mask++) {
+			search_front *a = search_front_alloc(c->n_obj, c->obj);
+			search_front *b = search_front_alloc(c->n_obj, c->obj);
+			int i;
+
+			for (i = c->n - 1; i >= 0; i--) {
+				search_point p = make_point(&c->pts[i]);
+
+				search_front_add(mask >> i & 1 ? a : b, &p);
+			}
+			assert_int_equal(search_front_merge(b, a, NULL),
+				dse_stat_ok);
+			search_front_sort(b);
+			check_front(c, b);
+			search_front_free(a);
+			search_front_free(b);
+		}
+	}
+}
+
+struct space_case {
+	int n;
+	int sizes[4];
+	uint64_t total;
+};
+
+static const struct space_case space_cases[] = {
+	{ 1, { 5 }, 5 },
+	{ 3, { 2, 3, 4 }, 24 },
+	{ 4, { 1, 7, 1, 3 }, 21 },
+};
+
+/* Decoding every index gives every combination once, in odometer order
+ * with knob 0 most significant.
+ */
+static void test_space_decode(void **state)
+{
+	size_t t;
+
+	(void) state;
+	for (t = 0; t < sizeof(space_cases) / sizeof(space_cases[0]); t++) {
+		const struct space_case *c = &space_cases[t];
+		search_space *s = search_space_alloc(c->n);
+		int32_t knobs[SEARCH_MAX_KNOBS];
+		uint64_t idx, expect_code = 0;
+		int k;
+
+		for (k = 0; k < c->n; k++) {
+			int64_t v[8];
+			int i;
+
+			for (i = 0; i < c->sizes[k]; i++)
+				v[i] = 10 * (k + 1) + i;
+			assert_int_equal(search_space_set_knob(s, k, "knob", v,
+				c->sizes[k], NULL), dse_stat_ok);
+		}
+		assert_int_equal(search_space_size(s), c->total);
+		for (idx = 0; idx < c->total; idx++) {
+			uint64_t code = 0;
+
+			search_space_decode(s, idx, knobs);
+			for (k = 0; k < c->n; k++)
+				code = code * c->sizes[k] +
+					(knobs[k] - 10 * (k + 1));
+			assert_int_equal(code, expect_code++);
+		}
+		search_space_free(s);
+	}
+}
+
+static void test_space_errors(void **state)
+{
+	search_space *s = search_space_alloc(2);
+	int64_t big = INT64_C(1) << 40, ok = 4;
+	dse_error err;
+
+	(void) state;
+	assert_null(search_space_alloc(0));
+	assert_null(search_space_alloc(SEARCH_MAX_KNOBS + 1));
+	assert_int_equal(search_space_set_knob(s, 0, "a", &ok, 0, &err),
+		dse_stat_error);
+	assert_int_equal(err.code, DSE_E_INPUT);
+	assert_int_equal(search_space_set_knob(s, 1, "b", &big, 1, &err),
+		dse_stat_error);
+	assert_non_null(strstr(err.msg, "32 bits"));
+	assert_int_equal(search_space_set_knob(s, 5, "c", &ok, 1, &err),
+		dse_stat_error);
+	search_space_free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_front_table),
+		cmocka_unit_test(test_front_split_merge),
+		cmocka_unit_test(test_space_decode),
+		cmocka_unit_test(test_space_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
