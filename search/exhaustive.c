@@ -236,6 +236,7 @@ static dse_stat gather_fronts(struct run *run, search_front *front,
 	return st;
 }
 
+/* Sums the counters over the ranks; every rank gets the totals. */
 static dse_stat reduce_tally(struct tally *t, MPI_Comm comm, dse_error *err)
 {
 	uint64_t in[3 + SIM_N_STATUS], out[3 + SIM_N_STATUS];
@@ -246,8 +247,8 @@ static dse_stat reduce_tally(struct tally *t, MPI_Comm comm, dse_error *err)
 	in[2] = t->over;
 	for (s = 0; s < SIM_N_STATUS; s++)
 		in[3 + s] = t->status[s];
-	if (mpi_check(MPI_Reduce(in, out, 3 + SIM_N_STATUS, MPI_UINT64_T,
-			MPI_SUM, 0, comm), "MPI_Reduce of counters", err))
+	if (mpi_check(MPI_Allreduce(in, out, 3 + SIM_N_STATUS, MPI_UINT64_T,
+			MPI_SUM, comm), "MPI_Allreduce of counters", err))
 		return dse_stat_error;
 	t->evaluated = out[0];
 	t->valid = out[1];

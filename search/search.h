@@ -104,7 +104,7 @@ typedef struct search_options {
 
 typedef struct search_result {
 	search_front *front;	/* the merged front on root, NULL elsewhere */
-	uint64_t evaluated;	/* summed over all ranks */
+	uint64_t evaluated;	/* summed over all ranks, on every rank */
 	uint64_t valid;		/* legal and within the constraints */
 	uint64_t status_count[SIM_N_STATUS];	/* why points were illegal */
 	uint64_t over_constraint;	/* legal but over a constraint */

@@ -1,0 +1,303 @@
+/* Tests of arch/: the board and data-type tables and the BRAM/URAM cost of
+ * a buffer.  Run as "test_arch <group>" with group boards, dtypes or memory.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "arch/arch.h"
+
+/* The device figures every built-in board must carry: the FPGA part's DSP
+ * and BRAM18K counts from the vendor data sheets, and the kernel clock.
+ */
+static const struct board_case {
+	const char *name;
+	int64_t dsp;
+	int64_t bram18k;
+	int64_t uram;
+	double mhz;
+} board_cases[] = {
+	{ "u250", 12288, 5376, 1280, 300.0 },
+	{ "u280", 9024, 4032, 960, 300.0 },
+	{ "vu9p", 6840, 4320, 960, 250.0 },
+	{ "arty-a7-35", 90, 100, 0, 150.0 },
+	{ "pynq-z1", 220, 280, 0, 150.0 },
+	{ "ultra96-v2", 360, 432, 0, 300.0 },
+	{ "zcu102", 2520, 1824, 0, 300.0 },
+};
+
+static void test_board_figures(void **state)
+{
+	size_t i;
+
+	(void) state;
+	for (i = 0; i < sizeof(board_cases) / sizeof(board_cases[0]); i++) {
+		const struct board_case *c = &board_cases[i];
+		const arch_board *b = arch_board_find(c->name);
+
+		assert_non_null(b);
+		assert_string_equal(b->name, c->name);
+		assert_int_equal(b->dsp, c->dsp);
+		assert_int_equal(b->bram18k, c->bram18k);
+		assert_int_equal(b->uram, c->uram);
+		assert_true(b->mhz == c->mhz);
+	}
+}
+
+/* Every field a model divides by or compares against must be positive;
+ * only URAM may be absent.
+ */
+static void test_board_fields_positive(void **state)
+{
+	int i, n = arch_board_count();
+
+	(void) state;
+	assert_true(n >= 7);
+	for (i = 0; i < n; i++) {
+		const arch_board *b = arch_board_at(i);
+
+		assert_non_null(b);
+		assert_true(strlen(b->name) > 0);
+		assert_true(strlen(b->part) > 0);
+		assert_true(b->dsp > 0);
+		assert_true(b->bram18k > 0);
+		assert_true(b->uram >= 0);
+		assert_true(b->lut > 0);
+		assert_true(b->ff > b->lut);
+		assert_true(b->dram_gbps > 0);
+		assert_true(b->mhz > 0);
+		assert_true(b->dram_port_bits == 128 ||
+			b->dram_port_bits == 512);
+		assert_true(b->dram_latency > 0);
+		/* Each board is found again by its own name. */
+		assert_ptr_equal(arch_board_find(b->name), b);
+	}
+	assert_null(arch_board_at(-1));
+	assert_null(arch_board_at(n));
+}
+
+static const struct lookup_case {
+	const char *query;
+	const char *found;	/* NULL when the lookup must fail */
+} lookup_cases[] = {
+	{ "u250", "u250" },
+	{ "U250", "u250" },
+	{ "Arty-A7-35", "arty-a7-35" },
+	{ "PYNQ-Z1", "pynq-z1" },
+	{ "Ultra96-V2", "ultra96-v2" },
+	{ "ZCU102", "zcu102" },
+	{ "u251", NULL },
+	{ "u25", NULL },
+	{ "u2500", NULL },
+	{ "", NULL },
+	{ NULL, NULL },
+};
+
+static void test_board_lookup(void **state)
+{
+	size_t i;
+
+	(void) state;
+	for (i = 0; i < sizeof(lookup_cases) / sizeof(lookup_cases[0]); i++) {
+		const struct lookup_case *c = &lookup_cases[i];
+		const arch_board *b = arch_board_find(c->query);
+
+		if (!c->found) {
+			assert_null(b);
+			continue;
+		}
+		assert_non_null(b);
+		assert_string_equal(b->name, c->found);
+	}
+}
+
+/* The list holds every board, in table order, separated by ", ". */
+static void test_board_names(void **state)
+{
+	char buf[512], expect[512] = "";
+	char small[8];
+	int i;
+
+	(void) state;
+	arch_board_names(buf, sizeof(buf));
+	for (i = 0; i < arch_board_count(); i++) {
+		if (i)
+			strcat(expect, ", ");
+		strcat(expect, arch_board_at(i)->name);
+	}
+	assert_string_equal(buf, expect);
+	for (i = 0; i < (int) (sizeof(board_cases) / sizeof(board_cases[0]));
+	     i++)
+		assert_non_null(strstr(buf, board_cases[i].name));
+	assert_int_equal(strncmp(buf, "u250, u280, ", 12), 0);
+	/* A short buffer gets a terminated prefix. */
+	arch_board_names(small, sizeof(small));
+	assert_string_equal(small, "u250, u");
+}
+
+static const struct dtype_case {
+	const char *query;
+	const char *name;	/* NULL when the lookup must fail */
+	int bits;
+	double dsp_per_mac;
+	int is_float;
+} dtype_cases[] = {
+	{ "fp32", "fp32", 32, 5.0, 1 },
+	{ "FP32", "fp32", 32, 5.0, 1 },
+	{ "fp16", "fp16", 16, 2.0, 1 },
+	{ "int16", "int16", 16, 1.0, 0 },
+	{ "int8", "int8", 8, 1.0, 0 },
+	{ "int4", NULL, 0, 0, 0 },
+	{ "fp64", NULL, 0, 0, 0 },
+	{ NULL, NULL, 0, 0, 0 },
+};
+
+static void test_dtypes(void **state)
+{
+	size_t i;
+	char buf[128];
+
+	(void) state;
+	for (i = 0; i < sizeof(dtype_cases) / sizeof(dtype_cases[0]); i++) {
+		const struct dtype_case *c = &dtype_cases[i];
+		const arch_dtype *d = arch_dtype_find(c->query);
+
+		if (!c->name) {
+			assert_null(d);
+			continue;
+		}
+		assert_non_null(d);
+		assert_string_equal(d->name, c->name);
+		assert_int_equal(d->bits, c->bits);
+		assert_true(d->dsp_per_mac == c->dsp_per_mac);
+		assert_int_equal(d->is_float, c->is_float);
+		/* Floating-point adders are pipelined over several cycles;
+		 * integer accumulation takes one.
+		 */
+		if (c->is_float)
+			assert_true(d->acc_latency > 1);
+		else
+			assert_int_equal(d->acc_latency, 1);
+	}
+	arch_dtype_names(buf, sizeof(buf));
+	assert_string_equal(buf, "fp32, fp16, int16, int8");
+}
+
+/* BRAM18K blocks of a width x depth buffer, worked out by hand:
+ * wide mode (w > 18) ceil(w/36)*ceil(d/512), narrow ceil(w/18)*ceil(d/1024),
+ * nothing at or below 1024 bits.
+ */
+static const struct mem_case {
+	int width;
+	int64_t depth;
+	int64_t expect;
+} bram_cases[] = {
+	{ 32, 32, 0 },		/* 1024 bits: LUTRAM */
+	{ 16, 64, 0 },		/* 1024 bits: LUTRAM */
+	{ 16, 65, 1 },		/* 1040 bits: one block */
+	{ 1, 1024, 0 },		/* 1024 bits */
+	{ 1, 1025, 2 },		/* 1025 bits, narrow: 1 x ceil(1025/1024) */
+	{ 1025, 1, 29 },	/* 1025 bits, wide: ceil(1025/36) x 1 */
+	{ 36, 28, 0 },		/* 1008 bits */
+	{ 36, 29, 1 },		/* 1044 bits */
+	{ 18, 512, 1 },
+	{ 18, 1024, 1 },	/* narrow mode holds 1024 deep */
+	{ 18, 1025, 2 },
+	{ 19, 512, 1 },		/* wide mode holds 512 deep */
+	{ 19, 513, 2 },
+	{ 19, 1024, 2 },	/* one bit wider than 18 doubles the blocks */
+	{ 36, 512, 1 },
+	{ 36, 513, 2 },
+	{ 37, 512, 2 },
+	{ 32, 1000, 2 },
+	{ 64, 100, 2 },
+	{ 512, 4096, 120 },	/* 15 x 8 */
+	{ 8, 0, 0 },
+	{ 8, -5, 0 },
+	{ 0, 100, 0 },
+	{ 32, INT64_C(1) << 40, INT64_C(1) << 31 },	/* no overflow */
+};
+
+static const struct mem_case uram_cases[] = {
+	{ 72, 4096, 1 },
+	{ 73, 4096, 2 },
+	{ 72, 4097, 2 },
+	{ 1, 1, 1 },
+	{ 512, 8192, 16 },	/* 8 x 2 */
+	{ 144, 10000, 6 },	/* 2 x 3 */
+	{ 32, 0, 0 },
+	{ 32, -1, 0 },
+	{ 0, 64, 0 },
+};
+
+static void test_bram18k(void **state)
+{
+	size_t i;
+
+	(void) state;
+	assert_int_equal(arch_lutram_max_bits(), 1024);
+	for (i = 0; i < sizeof(bram_cases) / sizeof(bram_cases[0]); i++) {
+		const struct mem_case *c = &bram_cases[i];
+		int64_t got = arch_bram18k(c->width, c->depth);
+
+		if (got != c->expect)
+			fail_msg("bram18k(%d, %lld) = %lld, expected %lld",
+				c->width, (long long) c->depth,
+				(long long) got, (long long) c->expect);
+	}
+}
+
+static void test_uram(void **state)
+{
+	size_t i;
+
+	(void) state;
+	for (i = 0; i < sizeof(uram_cases) / sizeof(uram_cases[0]); i++) {
+		const struct mem_case *c = &uram_cases[i];
+		int64_t got = arch_uram(c->width, c->depth);
+
+		if (got != c->expect)
+			fail_msg("uram(%d, %lld) = %lld, expected %lld",
+				c->width, (long long) c->depth,
+				(long long) got, (long long) c->expect);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest boards[] = {
+		cmocka_unit_test(test_board_figures),
+		cmocka_unit_test(test_board_fields_positive),
+		cmocka_unit_test(test_board_lookup),
+		cmocka_unit_test(test_board_names),
+	};
+	const struct CMUnitTest dtypes[] = {
+		cmocka_unit_test(test_dtypes),
+	};
+	const struct CMUnitTest memory[] = {
+		cmocka_unit_test(test_bram18k),
+		cmocka_unit_test(test_uram),
+	};
+	const char *group = argc > 1 ? argv[1] : "all";
+	int all = strcmp(group, "all") == 0, failed = 0, ran = 0;
+
+	if (all || strcmp(group, "boards") == 0)
+		failed += cmocka_run_group_tests_name("arch.boards", boards,
+			NULL, NULL), ran = 1;
+	if (all || strcmp(group, "dtypes") == 0)
+		failed += cmocka_run_group_tests_name("arch.dtypes", dtypes,
+			NULL, NULL), ran = 1;
+	if (all || strcmp(group, "memory") == 0)
+		failed += cmocka_run_group_tests_name("arch.memory", memory,
+			NULL, NULL), ran = 1;
+	if (!ran) {
+		fprintf(stderr, "unknown test group '%s'\n", group);
+		return 2;
+	}
+	return failed ? 1 : 0;
+}
