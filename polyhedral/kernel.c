@@ -1,0 +1,693 @@
+/* Reading the kernel: the isl strings are parsed, the parameters fixed,
+ * and the iteration domain, the accesses and the reduction loop checked
+ * and summarised in a poly__kernel.
+ *
+ * Every check that can be blamed on the user's input reports DSE_E_INPUT
+ * at the source of the string concerned; an isl call that fails for any
+ * other reason is reported through poly__isl_error.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <isl/aff.h>
+#include <isl/ctx.h>
+#include <isl/ilp.h>
+#include <isl/map.h>
+#include <isl/set.h>
+#include <isl/space.h>
+#include <isl/union_map.h>
+#include <isl/union_set.h>
+#include <isl/val.h>
+
+#include "polyhedral/internal.h"
+
+/* Room for a comma-separated list of names inside an error message. */
+#define NAME_LIST_LEN 192
+
+/* Appends "name" to the comma-separated list in buf, truncating quietly:
+ * the list only decorates a message.
+ */
+static void list_append(char *buf, size_t size, const char *name)
+{
+	size_t len = strlen(buf);
+
+	if (len + 1 >= size)
+		return;
+	snprintf(buf + len, size - len, "%s%s", len ? ", " : "", name);
+}
+
+/* Copies an isl name into a fixed-size field; fails when it does not fit
+ * so that names are never silently shortened.
+ */
+static int copy_name(char dst[POLY_NAME_LEN], const char *src)
+{
+	if (strlen(src) >= POLY_NAME_LEN)
+		return -1;
+	strcpy(dst, src);
+	return 0;
+}
+
+/* The isl value of v.  It is built from a 64-bit chunk because the width
+ * of "long", which isl_val_int_from_si takes, is platform-dependent.
+ */
+static isl_val *val_from_int64(isl_ctx *ctx, int64_t v)
+{
+	uint64_t mag = v < 0 ? (uint64_t) 0 - (uint64_t) v : (uint64_t) v;
+	isl_val *val = isl_val_int_from_chunks(ctx, 1, sizeof(mag), &mag);
+
+	return v < 0 ? isl_val_neg(val) : val;
+}
+
+/* Stores the integer value of v in *out.  Returns -1 when v is not an
+ * integer (an infinite bound, NaN for an empty set) or does not fit.
+ */
+static int val_to_int64(isl_val *v, int64_t *out)
+{
+	uint64_t mag = 0;
+	isl_size n;
+
+	if (isl_val_is_int(v) != isl_bool_true)
+		return -1;
+	n = isl_val_n_abs_num_chunks(v, sizeof(mag));
+	if (n < 0 || n > 1)
+		return -1;
+	if (n == 1 && isl_val_get_abs_num_chunks(v, sizeof(mag), &mag) < 0)
+		return -1;
+	if (mag > (uint64_t) INT64_MAX)
+		return -1;
+	*out = isl_val_is_neg(v) == isl_bool_true ? -(int64_t) mag :
+		(int64_t) mag;
+	return 0;
+}
+
+/* Copies isl's last error message, which the next isl call may replace. */
+static void last_message(isl_ctx *ctx, char *buf, size_t size)
+{
+	const char *msg = isl_ctx_last_error_msg(ctx);
+
+	snprintf(buf, size, "%s", msg ? msg : "unknown error");
+	isl_ctx_reset_error(ctx);
+}
+
+/* Parses the iteration domain.  When the string is a valid relation
+ * instead, the user most likely swapped two keys, so say that rather than
+ * passing on isl's internal assertion text.
+ */
+static isl_union_set *read_domain(isl_ctx *ctx, const char *str,
+	const poly_source *src, dse_error *err)
+{
+	char msg[DSE_ERROR_MSG_LEN];
+	isl_union_set *uset;
+	isl_union_map *umap;
+
+	if (!str) {
+		poly__input_error(err, src, "the iteration domain is missing");
+		return NULL;
+	}
+	uset = isl_union_set_read_from_str(ctx, str);
+	if (uset)
+		return uset;
+	last_message(ctx, msg, sizeof(msg));
+	umap = isl_union_map_read_from_str(ctx, str);
+	isl_ctx_reset_error(ctx);
+	if (umap) {
+		isl_union_map_free(umap);
+		poly__input_error(err, src, "invalid isl set: this is a "
+			"relation, not a set of statement instances such as "
+			"{ S0[i,j,k] : 0 <= i < M and ... }");
+	} else {
+		poly__input_error(err, src, "invalid isl set: %s", msg);
+	}
+	return NULL;
+}
+
+/* Parses an access relation ("kind" is "read" or "write"), with the same
+ * courtesy as read_domain for a set given where a relation is expected.
+ */
+static isl_union_map *read_accesses(isl_ctx *ctx, const char *str,
+	const char *kind, const poly_source *src, dse_error *err)
+{
+	char msg[DSE_ERROR_MSG_LEN];
+	isl_union_map *umap;
+	isl_union_set *uset;
+
+	if (!str) {
+		poly__input_error(err, src, "the %s accesses are missing",
+			kind);
+		return NULL;
+	}
+	umap = isl_union_map_read_from_str(ctx, str);
+	if (umap)
+		return umap;
+	last_message(ctx, msg, sizeof(msg));
+	uset = isl_union_set_read_from_str(ctx, str);
+	isl_ctx_reset_error(ctx);
+	if (uset) {
+		isl_union_set_free(uset);
+		poly__input_error(err, src, "invalid isl map: this is a set, "
+			"not a relation; write each %s access as "
+			"S0[i,j,k] -> A[i,k]", kind);
+	} else {
+		poly__input_error(err, src, "invalid isl map: %s", msg);
+	}
+	return NULL;
+}
+
+/* Checks one given parameter (index i of desc) against the parameters the
+ * kernel declares ("all", the union of those of the domain and of the
+ * accesses).
+ */
+static dse_stat check_given_param(const poly_kernel_desc *desc, int i,
+	isl_space *all, dse_error *err)
+{
+	const poly_source *src = &desc->params_src;
+	const char *name = desc->param_name[i];
+	char known[NAME_LIST_LEN] = "";
+	isl_size n = isl_space_dim(all, isl_dim_param);
+
+	if (!name || !name[0])
+		return poly__input_error(err, src,
+			"parameter %d has no name", i + 1);
+	for (int j = 0; j < i; j++)
+		if (desc->param_name[j] && !strcmp(desc->param_name[j], name))
+			return poly__input_error(err, src,
+				"parameter '%s' is given twice", name);
+	if (isl_space_find_dim_by_name(all, isl_dim_param, name) < 0) {
+		for (int p = 0; p < n; p++)
+			list_append(known, sizeof(known), isl_space_get_dim_name(
+				all, isl_dim_param, p));
+		return poly__input_error(err, src, "unknown parameter '%s'; "
+			"the kernel's parameters are: %s", name,
+			known[0] ? known : "(none)");
+	}
+	if (desc->param_value[i] < 1)
+		return poly__input_error(err, src, "parameter '%s' must be at "
+			"least 1, not %lld", name,
+			(long long) desc->param_value[i]);
+	return dse_stat_ok;
+}
+
+/* Checks that each parameter of the domain has a value. */
+static dse_stat check_domain_params(const poly_kernel_desc *desc,
+	isl_space *domain, dse_error *err)
+{
+	isl_size n = isl_space_dim(domain, isl_dim_param);
+
+	for (int p = 0; p < n; p++) {
+		const char *name = isl_space_get_dim_name(domain,
+			isl_dim_param, p);
+		int found = 0;
+
+		for (int i = 0; i < desc->n_params && !found; i++)
+			found = name && !strcmp(desc->param_name[i], name);
+		if (!found)
+			return poly__input_error(err, &desc->params_src,
+				"parameter '%s' has no value",
+				name ? name : "?");
+	}
+	return dse_stat_ok;
+}
+
+/* Checks the given parameter values against the kernel's parameters.
+ * Parameters that only the accesses use may stay symbolic: the access
+ * analysis holds for all their values.
+ */
+static dse_stat check_params(isl_ctx *ctx, const poly_kernel_desc *desc,
+	isl_union_set *domain, isl_union_map *reads, isl_union_map *writes,
+	dse_error *err)
+{
+	isl_space *dspace = isl_union_set_get_space(domain);
+	isl_space *all;
+	dse_stat stat = dse_stat_ok;
+
+	if (desc->n_params < 0 || desc->n_params > POLY_MAX_PARAMS) {
+		isl_space_free(dspace);
+		return poly__input_error(err, &desc->params_src,
+			"%d parameters given; at most %d are supported",
+			desc->n_params, POLY_MAX_PARAMS);
+	}
+	all = isl_space_align_params(isl_space_copy(dspace),
+		isl_union_map_get_space(reads));
+	all = isl_space_align_params(all, isl_union_map_get_space(writes));
+	if (!dspace || !all)
+		stat = poly__isl_error(ctx, err, "collecting the parameters");
+	for (int i = 0; stat == dse_stat_ok && i < desc->n_params; i++)
+		stat = check_given_param(desc, i, all, err);
+	if (stat == dse_stat_ok)
+		stat = check_domain_params(desc, dspace, err);
+	isl_space_free(dspace);
+	isl_space_free(all);
+	return stat;
+}
+
+/* The parameter values as an isl parameter set, so that fixing them is a
+ * plain intersection with the domain and with the accesses.
+ */
+static isl_set *params_set(isl_ctx *ctx, const poly_kernel_desc *desc)
+{
+	isl_space *space = isl_space_params_alloc(ctx, desc->n_params);
+	isl_set *set;
+
+	for (int i = 0; i < desc->n_params; i++)
+		space = isl_space_set_dim_name(space, isl_dim_param, i,
+			desc->param_name[i]);
+	set = isl_set_universe(space);
+	for (int i = 0; i < desc->n_params; i++)
+		set = isl_set_fix_val(set, isl_dim_param, i,
+			val_from_int64(ctx, desc->param_value[i]));
+	return set;
+}
+
+/* Takes the single statement out of the domain and records its name.
+ * The multi-statement front end is not part of this version.
+ */
+static dse_stat take_statement(poly__kernel *k, const poly_kernel_desc *desc,
+	isl_union_set *uset, dse_error *err)
+{
+	const poly_source *src = &desc->domain_src;
+	isl_size n = isl_union_set_n_set(uset);
+	const char *name;
+
+	if (n < 0)
+		return poly__isl_error(k->ctx, err, "counting the statements");
+	if (n == 0)
+		return poly__input_error(err, src,
+			"the iteration domain is empty");
+	if (n > 1)
+		return poly__input_error(err, src, "the kernel has %d "
+			"statements; this version models single-statement "
+			"kernels", (int) n);
+	k->domain = isl_set_from_union_set(isl_union_set_copy(uset));
+	if (!k->domain)
+		return poly__isl_error(k->ctx, err, "reading the statement");
+	name = isl_set_get_tuple_name(k->domain);
+	if (!name)
+		return poly__input_error(err, src, "the statement has no name; "
+			"write the domain as { S0[i,j,k] : ... }");
+	if (copy_name(k->statement, name) < 0)
+		return poly__input_error(err, src, "statement name '%s' is "
+			"longer than %d characters", name, POLY_NAME_LEN - 1);
+	return dse_stat_ok;
+}
+
+/* Records the loop names, which are the names of the domain's set
+ * dimensions: the rest of the tool refers to loops by these names.
+ */
+static dse_stat name_loops(poly__kernel *k, const poly_source *src,
+	dse_error *err)
+{
+	isl_size n = isl_set_dim(k->domain, isl_dim_set);
+
+	if (n < 0)
+		return poly__isl_error(k->ctx, err, "counting the loops");
+	if (n == 0)
+		return poly__input_error(err, src,
+			"the statement '%s' has no loops", k->statement);
+	if (n > POLY_MAX_LOOPS)
+		return poly__input_error(err, src, "the statement '%s' has %d "
+			"loops; at most %d are supported", k->statement,
+			(int) n, POLY_MAX_LOOPS);
+	k->n_loops = n;
+	for (int d = 0; d < n; d++) {
+		const char *name = isl_set_get_dim_name(k->domain,
+			isl_dim_set, d);
+
+		if (!name)
+			return poly__input_error(err, src, "loop %d of '%s' "
+				"has no name; name every loop, e.g. "
+				"%s[i,j,k]", d + 1, k->statement,
+				k->statement);
+		if (copy_name(k->loop[d], name) < 0)
+			return poly__input_error(err, src, "loop name '%s' is "
+				"longer than %d characters", name,
+				POLY_NAME_LEN - 1);
+	}
+	return dse_stat_ok;
+}
+
+/* Fixes the parameters of the domain and projects them out: every domain
+ * parameter has a value, so the projection is exact and the rest of the
+ * analysis works on a plain integer set.
+ */
+static dse_stat fix_domain(poly__kernel *k, isl_set *params, dse_error *err)
+{
+	isl_size n;
+
+	k->domain = isl_set_intersect_params(k->domain, isl_set_copy(params));
+	n = isl_set_dim(k->domain, isl_dim_param);
+	if (n < 0)
+		return poly__isl_error(k->ctx, err, "fixing the parameters");
+	k->domain = isl_set_project_out(k->domain, isl_dim_param, 0, n);
+	if (!k->domain)
+		return poly__isl_error(k->ctx, err, "fixing the parameters");
+	return dse_stat_ok;
+}
+
+/* Computes the inclusive bounds and the trip count of loop d.  An
+ * infinite bound shows up as a non-integer value and is reported as a
+ * missing bound.
+ */
+static dse_stat loop_bounds(poly__kernel *k, int d, const poly_source *src,
+	dse_error *err)
+{
+	isl_val *lo = isl_set_dim_min_val(isl_set_copy(k->domain), d);
+	isl_val *hi = isl_set_dim_max_val(isl_set_copy(k->domain), d);
+	isl_val *ext = isl_val_add_ui(isl_val_sub(isl_val_copy(hi),
+		isl_val_copy(lo)), 1);
+	dse_stat stat = dse_stat_ok;
+
+	if (!lo || !hi || !ext)
+		stat = poly__isl_error(k->ctx, err, "computing loop bounds");
+	else if (isl_val_is_infty(hi) == isl_bool_true ||
+	    isl_val_is_neginfty(lo) == isl_bool_true)
+		stat = poly__input_error(err, src, "the iteration domain is "
+			"unbounded: loop '%s' has no %s bound", k->loop[d],
+			isl_val_is_neginfty(lo) == isl_bool_true ?
+			"lower" : "upper");
+	else if (val_to_int64(lo, &k->lower[d]) < 0 ||
+	    val_to_int64(hi, &k->upper[d]) < 0 ||
+	    val_to_int64(ext, &k->extent[d]) < 0)
+		stat = poly__input_error(err, src, "the bounds of loop '%s' "
+			"do not fit in 64 bits", k->loop[d]);
+	isl_val_free(lo);
+	isl_val_free(hi);
+	isl_val_free(ext);
+	return stat;
+}
+
+/* The box spanned by the loop bounds, to compare with the domain. */
+static isl_set *bounding_box(const poly__kernel *k)
+{
+	isl_set *box = isl_set_universe(isl_set_get_space(k->domain));
+
+	for (int d = 0; d < k->n_loops; d++) {
+		box = isl_set_lower_bound_val(box, isl_dim_set, d,
+			val_from_int64(k->ctx, k->lower[d]));
+		box = isl_set_upper_bound_val(box, isl_dim_set, d,
+			val_from_int64(k->ctx, k->upper[d]));
+	}
+	return box;
+}
+
+/* Checks that the fixed domain is a non-empty rectangular box and
+ * records its bounds.  The models count instances and tiles per loop, so
+ * a triangular or strided domain would be silently mis-modelled.
+ */
+static dse_stat check_box(poly__kernel *k, const poly_source *src,
+	dse_error *err)
+{
+	isl_bool empty = isl_set_is_empty(k->domain);
+	isl_bool equal;
+	isl_set *box;
+
+	if (empty < 0)
+		return poly__isl_error(k->ctx, err, "testing the domain");
+	if (empty)
+		return poly__input_error(err, src, "the iteration domain of "
+			"'%s' is empty for the given parameter values",
+			k->statement);
+	for (int d = 0; d < k->n_loops; d++)
+		if (loop_bounds(k, d, src, err) != dse_stat_ok)
+			return dse_stat_error;
+	box = bounding_box(k);
+	equal = isl_set_is_equal(k->domain, box);
+	isl_set_free(box);
+	if (equal < 0)
+		return poly__isl_error(k->ctx, err, "testing the domain");
+	if (!equal)
+		return poly__input_error(err, src, "the iteration domain of "
+			"'%s' is not a rectangular box: each loop's bounds "
+			"must be constants or parameters, not depend on "
+			"other loops", k->statement);
+	return dse_stat_ok;
+}
+
+/* State of the walk over the access relations of one kind. */
+struct access_walk {
+	isl_space *statement;	/* space of the statement instances */
+	const char *kind;	/* "read" or "write" */
+	const char *name;	/* statement name, for messages */
+	int n_loops;
+	int rejected;		/* set when msg explains a bad access */
+	char msg[DSE_ERROR_MSG_LEN];
+};
+
+/* Checks that an access starts from the statement and names an array. */
+static isl_stat check_access(isl_map *map, void *user)
+{
+	struct access_walk *w = user;
+	isl_space *space = isl_map_get_space(map);
+	isl_bool same = isl_space_tuple_is_equal(space, isl_dim_in,
+		w->statement, isl_dim_set);
+	const char *from = isl_map_get_tuple_name(map, isl_dim_in);
+	const char *array = isl_map_get_tuple_name(map, isl_dim_out);
+	isl_size n_in = isl_map_dim(map, isl_dim_in);
+	isl_stat stat = isl_stat_error;
+
+	if (same < 0 || n_in < 0) {
+		/* An isl failure: leave "rejected" unset. */
+	} else if (!same) {
+		w->rejected = 1;
+		snprintf(w->msg, sizeof(w->msg), "a %s access starts from "
+			"'%s' with %d indices, but the statement is '%s' with "
+			"%d loops", w->kind, from ? from : "(unnamed)",
+			(int) n_in, w->name, w->n_loops);
+	} else if (!array) {
+		w->rejected = 1;
+		snprintf(w->msg, sizeof(w->msg), "a %s access of '%s' has no "
+			"array name; write it as %s[...] -> A[...]", w->kind,
+			w->name, w->name);
+	} else {
+		stat = isl_stat_ok;
+	}
+	/* The names belong to the map, so free it only now. */
+	isl_space_free(space);
+	isl_map_free(map);
+	return stat;
+}
+
+/* Fixes the given parameters of umap and projects them out, like those
+ * of the domain.  Tests such as "is every step along a loop contained in
+ * this relation" then hold for the given values instead of having to
+ * hold for all values.  Parameters without a value stay symbolic.
+ */
+static isl_union_map *fix_params(isl_union_map *umap, isl_set *params,
+	const poly_kernel_desc *desc)
+{
+	umap = isl_union_map_intersect_params(umap, isl_set_copy(params));
+	for (int i = 0; umap && i < desc->n_params; i++) {
+		isl_space *space = isl_union_map_get_space(umap);
+		int pos = isl_space_find_dim_by_name(space, isl_dim_param,
+			desc->param_name[i]);
+
+		isl_space_free(space);
+		if (pos >= 0)
+			umap = isl_union_map_project_out(umap, isl_dim_param,
+				pos, 1);
+	}
+	return umap;
+}
+
+/* Checks the accesses of one kind, then stores in *dst a copy of them
+ * with the given parameters fixed and restricted to the domain.
+ */
+static dse_stat take_accesses(poly__kernel *k, isl_union_map *umap,
+	const char *kind, isl_set *params, const poly_kernel_desc *desc,
+	const poly_source *src, isl_union_map **dst, dse_error *err)
+{
+	struct access_walk w = { .kind = kind, .name = k->statement,
+		.n_loops = k->n_loops };
+	isl_stat stat;
+
+	w.statement = isl_set_get_space(k->domain);
+	stat = isl_union_map_foreach_map(umap, &check_access, &w);
+	isl_space_free(w.statement);
+	if (stat < 0 && w.rejected)
+		return poly__input_error(err, src, "%s", w.msg);
+	if (stat < 0)
+		return poly__isl_error(k->ctx, err, "checking the accesses");
+	umap = fix_params(isl_union_map_copy(umap), params, desc);
+	umap = isl_union_map_intersect_domain_union_set(umap,
+		isl_union_set_from_set(isl_set_copy(k->domain)));
+	*dst = umap;
+	if (!umap)
+		return poly__isl_error(k->ctx, err, "restricting the accesses");
+	return dse_stat_ok;
+}
+
+/* The relation { x -> x + e_d } between instances that are both in the
+ * domain: one step along loop d.
+ */
+static isl_map *unit_step(isl_set *domain, int d)
+{
+	isl_space *space = isl_space_map_from_set(isl_set_get_space(domain));
+	isl_multi_aff *ma = isl_multi_aff_identity(space);
+	isl_aff *aff = isl_multi_aff_get_aff(ma, d);
+	isl_map *step;
+
+	aff = isl_aff_add_constant_si(aff, 1);
+	ma = isl_multi_aff_set_aff(ma, d, aff);
+	step = isl_map_from_multi_aff(ma);
+	step = isl_map_intersect_domain(step, isl_set_copy(domain));
+	return isl_map_intersect_range(step, isl_set_copy(domain));
+}
+
+/* Whether each step along loop d stays on the same written element,
+ * given the "same element" relation.  A loop with a single iteration has
+ * no steps and does not qualify: nothing is accumulated along it.
+ */
+static isl_bool accumulates_along(isl_union_map *same, isl_set *domain,
+	int d)
+{
+	isl_map *step = unit_step(domain, d);
+	isl_bool empty = isl_map_is_empty(step);
+	isl_union_map *ustep;
+	isl_bool subset;
+
+	if (empty != isl_bool_false) {
+		isl_map_free(step);
+		return empty < 0 ? isl_bool_error : isl_bool_false;
+	}
+	ustep = isl_union_map_from_map(step);
+	subset = isl_union_map_is_subset(ustep, same);
+	isl_union_map_free(ustep);
+	return subset;
+}
+
+/* Derives the reduction loop from the writes: the one loop along which
+ * consecutive instances write the same array element.
+ */
+static dse_stat derive_reduction(poly__kernel *k, const poly_source *src,
+	dse_error *err)
+{
+	isl_union_map *same = isl_union_map_apply_range(
+		isl_union_map_copy(k->writes),
+		isl_union_map_reverse(isl_union_map_copy(k->writes)));
+	char found[NAME_LIST_LEN] = "";
+	int n_found = 0;
+	isl_bool acc = isl_bool_false;
+
+	for (int d = 0; same && acc >= 0 && d < k->n_loops; d++) {
+		acc = accumulates_along(same, k->domain, d);
+		if (acc == isl_bool_true) {
+			k->reduction = d;
+			list_append(found, sizeof(found), k->loop[d]);
+			n_found++;
+		}
+	}
+	isl_union_map_free(same);
+	if (!same || acc < 0)
+		return poly__isl_error(k->ctx, err, "finding the reduction");
+	if (n_found == 0)
+		return poly__input_error(err, src, "cannot find the reduction "
+			"loop; name it with 'reduction = <loop>'");
+	if (n_found > 1)
+		return poly__input_error(err, src, "the reduction loop is "
+			"ambiguous (%s all accumulate into the same element); "
+			"name it with 'reduction = <loop>'", found);
+	return dse_stat_ok;
+}
+
+/* Sets the reduction loop: the named one when given, else derived. */
+static dse_stat find_reduction(poly__kernel *k, const poly_kernel_desc *desc,
+	dse_error *err)
+{
+	char loops[NAME_LIST_LEN] = "";
+
+	if (!desc->reduction)
+		return derive_reduction(k, &desc->writes_src, err);
+	for (int d = 0; d < k->n_loops; d++) {
+		if (!strcmp(k->loop[d], desc->reduction)) {
+			k->reduction = d;
+			return dse_stat_ok;
+		}
+		list_append(loops, sizeof(loops), k->loop[d]);
+	}
+	return poly__input_error(err, &desc->reduction_src, "reduction loop "
+		"'%s' is not a loop of '%s'; the loops are: %s",
+		desc->reduction, k->statement, loops);
+}
+
+/* The checks that need the parameter values, in the order a user would
+ * fix them.  Keeps dom, reads, writes and params.
+ */
+static dse_stat check_fixed(poly__kernel *k, const poly_kernel_desc *desc,
+	isl_union_set *dom, isl_union_map *reads, isl_union_map *writes,
+	isl_set *params, dse_error *err)
+{
+	isl_bool empty;
+
+	if (take_statement(k, desc, dom, err) != dse_stat_ok ||
+	    name_loops(k, &desc->domain_src, err) != dse_stat_ok ||
+	    fix_domain(k, params, err) != dse_stat_ok ||
+	    check_box(k, &desc->domain_src, err) != dse_stat_ok ||
+	    take_accesses(k, reads, "read", params, desc, &desc->reads_src,
+		&k->reads, err) != dse_stat_ok ||
+	    take_accesses(k, writes, "write", params, desc,
+		&desc->writes_src, &k->writes, err) != dse_stat_ok)
+		return dse_stat_error;
+	empty = isl_union_map_is_empty(k->writes);
+	if (empty < 0)
+		return poly__isl_error(k->ctx, err, "testing the writes");
+	if (empty)
+		return poly__input_error(err, &desc->writes_src, "the kernel "
+			"writes nothing in its iteration domain; give at least "
+			"one write access such as %s[...] -> C[...]",
+			k->statement);
+	return find_reduction(k, desc, err);
+}
+
+/* Checks the parsed kernel and fills k.  Keeps dom, reads and writes. */
+static dse_stat check_kernel(poly__kernel *k, const poly_kernel_desc *desc,
+	isl_union_set *dom, isl_union_map *reads, isl_union_map *writes,
+	dse_error *err)
+{
+	isl_set *params;
+	dse_stat stat;
+
+	if (check_params(k->ctx, desc, dom, reads, writes, err) != dse_stat_ok)
+		return dse_stat_error;
+	params = params_set(k->ctx, desc);
+	if (!params)
+		return poly__isl_error(k->ctx, err, "fixing the parameters");
+	stat = check_fixed(k, desc, dom, reads, writes, params, err);
+	isl_set_free(params);
+	return stat;
+}
+
+dse_stat poly__kernel_read(isl_ctx *ctx, const poly_kernel_desc *desc,
+	poly__kernel *kernel, dse_error *err)
+{
+	isl_union_set *dom;
+	isl_union_map *reads = NULL, *writes = NULL;
+	dse_stat stat;
+
+	memset(kernel, 0, sizeof(*kernel));
+	kernel->ctx = ctx;
+	dom = read_domain(ctx, desc->domain, &desc->domain_src, err);
+	if (dom)
+		reads = read_accesses(ctx, desc->reads, "read",
+			&desc->reads_src, err);
+	if (reads)
+		writes = read_accesses(ctx, desc->writes, "write",
+			&desc->writes_src, err);
+	stat = writes ? check_kernel(kernel, desc, dom, reads, writes, err) :
+		dse_stat_error;
+	isl_union_set_free(dom);
+	isl_union_map_free(reads);
+	isl_union_map_free(writes);
+	if (stat != dse_stat_ok)
+		poly__kernel_clear(kernel);
+	return stat;
+}
+
+void poly__kernel_clear(poly__kernel *kernel)
+{
+	if (!kernel)
+		return;
+	isl_set_free(kernel->domain);
+	isl_union_map_free(kernel->reads);
+	isl_union_map_free(kernel->writes);
+	memset(kernel, 0, sizeof(*kernel));
+}
