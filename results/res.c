@@ -1,0 +1,691 @@
+/* results: writing an HDF5 results file.
+ *
+ * Files are created with the HDF5 1.8 file format (libver bounds V18 to
+ * V18): every HDF5 reader since 1.8 (h5py, pandas, MATLAB, h5dump) opens
+ * them, and, unlike the oldest format, it moves large attributes to dense
+ * storage, so a config text longer than 64 KiB still fits in a root
+ * attribute.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "results/res.h"
+#include "results/res_h5.h"
+
+/* Rows per chunk, and per write, of a table.  4096 rows of a few hundred
+ * bytes keep chunks in the hundreds of KiB, where deflate works well and
+ * reading one column does not pull in much more than it needs.
+ */
+#define CHUNK_ROWS 4096
+#define DEFLATE_LEVEL 4
+
+struct res_file {
+	hid_t fid;
+	char *path;	/* final name */
+	char *tmp;	/* name while the file is being written */
+};
+
+static char *dup_str(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+/* mkdir -p: makes "dir" and any missing parents.  A component that exists
+ * but is not a directory is reported here, where the message can say so
+ * plainly, rather than later as an obscure failure to create the file.
+ */
+static dse_stat make_dirs(char *dir, dse_error *err)
+{
+	struct stat sb;
+	size_t len = strlen(dir);
+
+	for (size_t i = 1; i <= len; i++) {
+		if (i < len && dir[i] != '/')
+			continue;
+		dir[i] = '\0';
+		if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+			dse_error_set(err, DSE_E_IO,
+				"cannot create directory '%s': %s", dir,
+				strerror(errno));
+			return dse_stat_error;
+		}
+		if (stat(dir, &sb) < 0 || !S_ISDIR(sb.st_mode)) {
+			dse_error_set(err, DSE_E_IO,
+				"cannot create results file under '%s': "
+				"not a directory", dir);
+			return dse_stat_error;
+		}
+		if (i < len)
+			dir[i] = '/';
+	}
+	return dse_stat_ok;
+}
+
+static dse_stat make_parent(const char *path, dse_error *err)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	dse_stat st;
+
+	if (!slash || slash == path)
+		return dse_stat_ok;
+	dir = malloc(slash - path + 1);
+	if (!dir)
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	memcpy(dir, path, slash - path);
+	dir[slash - path] = '\0';
+	st = make_dirs(dir, err);
+	free(dir);
+	return st;
+}
+
+static res_file *file_free(res_file *f)
+{
+	if (!f)
+		return NULL;
+	free(f->path);
+	free(f->tmp);
+	free(f);
+	return NULL;
+}
+
+static res_file *file_alloc(const char *path, dse_error *err)
+{
+	res_file *f = calloc(1, sizeof(*f));
+	size_t n = strlen(path) + 32;
+
+	if (f) {
+		f->fid = H5I_INVALID_HID;
+		f->path = dup_str(path);
+		f->tmp = malloc(n);
+	}
+	if (!f || !f->path || !f->tmp) {
+		dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		return file_free(f);
+	}
+	snprintf(f->tmp, n, "%s.tmp.%ld", path, (long) getpid());
+	return f;
+}
+
+static dse_stat open_tmp(res_file *f, dse_error *err)
+{
+	hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+	dse_stat st = dse_stat_ok;
+
+	if (fapl < 0)
+		return res__h5_fail(err, "cannot create results file '%s'",
+			f->tmp);
+	if (H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18) < 0)
+		st = res__h5_fail(err, "cannot create results file '%s'",
+			f->tmp);
+	if (st == dse_stat_ok) {
+		f->fid = H5Fcreate(f->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+		if (f->fid < 0)
+			st = res__h5_fail(err,
+				"cannot create results file '%s'", f->tmp);
+	}
+	return res__close(fapl, st, "a file access property list", err);
+}
+
+res_file *res_file_create(const char *path, dse_error *err)
+{
+	struct res_quiet q;
+	res_file *f;
+	dse_stat st;
+
+	if (!path || !path[0]) {
+		dse_error_set(err, DSE_E_RUNTIME,
+			"results file name is empty");
+		return NULL;
+	}
+	if (make_parent(path, err) < 0)
+		return NULL;
+	f = file_alloc(path, err);
+	if (!f)
+		return NULL;
+	res__quiet_begin(&q);
+	st = open_tmp(f, err);
+	res__quiet_end(&q);
+	if (st < 0)
+		return file_free(f);
+	return f;
+}
+
+/* Writes a scalar root attribute, replacing one of the same name. */
+static dse_stat write_attr(res_file *f, const char *name, hid_t ftype,
+	hid_t mtype, const void *buf, dse_error *err)
+{
+	hid_t space = H5I_INVALID_HID, attr = H5I_INVALID_HID;
+	dse_stat st = dse_stat_error;
+	htri_t ex = H5Aexists(f->fid, name);
+
+	if (ex < 0) {
+		res__h5_fail(err, "cannot look up attribute '%s' in '%s'",
+			name, f->path);
+		return dse_stat_error;
+	}
+	if (ex > 0 && H5Adelete(f->fid, name) < 0) {
+		res__h5_fail(err, "cannot replace attribute '%s' in '%s'",
+			name, f->path);
+		return dse_stat_error;
+	}
+	space = H5Screate(H5S_SCALAR);
+	if (space < 0)
+		goto fail;
+	attr = H5Acreate2(f->fid, name, ftype, space, H5P_DEFAULT,
+		H5P_DEFAULT);
+	if (attr < 0 || H5Awrite(attr, mtype, buf) < 0)
+		goto fail;
+	st = dse_stat_ok;
+	goto out;
+fail:
+	res__h5_fail(err, "cannot write attribute '%s' in '%s'", name,
+		f->path);
+out:
+	st = res__close(attr, st, "an attribute", err);
+	return res__close(space, st, "a dataspace", err);
+}
+
+static dse_stat check_attr_args(res_file *f, const char *name,
+	dse_error *err)
+{
+	if (!f || f->fid < 0)
+		return dse_error_set(err, DSE_E_RUNTIME,
+			"results file is not open");
+	if (!name || !name[0])
+		return dse_error_set(err, DSE_E_RUNTIME,
+			"attribute name is empty in '%s'", f->path);
+	return dse_stat_ok;
+}
+
+/* The string is stored in a type exactly as long as it is, padded with
+ * NULs rather than terminated: that is what h5py and MATLAB read back as
+ * the plain string.  An empty string needs one byte, since HDF5 has no
+ * zero-sized string type.
+ */
+dse_stat res_attr_string(res_file *f, const char *name, const char *value,
+	dse_error *err)
+{
+	struct res_quiet q;
+	hid_t type;
+	dse_stat st;
+	const char *v = value ? value : "";
+	size_t len = strlen(v);
+
+	if (check_attr_args(f, name, err) < 0)
+		return dse_stat_error;
+	res__quiet_begin(&q);
+	type = res__string_type(len, H5T_STR_NULLPAD);
+	if (type < 0)
+		st = res__h5_fail(err, "cannot make a string type for "
+			"attribute '%s' in '%s'", name, f->path);
+	else
+		st = write_attr(f, name, type, type, v, err);
+	st = res__close(type, st, "a string type", err);
+	res__quiet_end(&q);
+	return st;
+}
+
+dse_stat res_attr_i64(res_file *f, const char *name, int64_t value,
+	dse_error *err)
+{
+	struct res_quiet q;
+	dse_stat st;
+
+	if (check_attr_args(f, name, err) < 0)
+		return dse_stat_error;
+	res__quiet_begin(&q);
+	st = write_attr(f, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &value,
+		err);
+	res__quiet_end(&q);
+	return st;
+}
+
+dse_stat res_attr_f64(res_file *f, const char *name, double value,
+	dse_error *err)
+{
+	struct res_quiet q;
+	dse_stat st;
+
+	if (check_attr_args(f, name, err) < 0)
+		return dse_stat_error;
+	res__quiet_begin(&q);
+	st = write_attr(f, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value,
+		err);
+	res__quiet_end(&q);
+	return st;
+}
+
+/* ---- tables ---- */
+
+/* The in-memory and on-disk compound types of a table's rows, and where
+ * each column sits in a packed row.
+ */
+struct row_layout {
+	hid_t mtype;
+	hid_t ftype;
+	size_t *offset;
+	size_t size;
+};
+
+static size_t column_size(enum res_type t)
+{
+	return t == RES_STR ? RES_STR_LEN : 8;
+}
+
+static dse_stat check_columns(const char *path, const res_column *cols,
+	int ncols, size_t nrows, dse_error *err)
+{
+	if (!path || !path[0] || strcmp(path, "/") == 0)
+		return dse_error_set(err, DSE_E_RUNTIME,
+			"table path '%s' is not a dataset name",
+			path ? path : "");
+	if (ncols < 1 || !cols)
+		return dse_error_set(err, DSE_E_RUNTIME,
+			"table '%s' has no columns", path);
+	for (int i = 0; i < ncols; i++) {
+		const res_column *c = &cols[i];
+
+		if (!c->name || !c->name[0])
+			return dse_error_set(err, DSE_E_RUNTIME,
+				"column %d of table '%s' has no name", i, path);
+		if (c->type != RES_I64 && c->type != RES_F64 &&
+		    c->type != RES_STR)
+			return dse_error_set(err, DSE_E_RUNTIME,
+				"column '%s' of table '%s' has an unknown type",
+				c->name, path);
+		if (nrows > 0 && !c->data)
+			return dse_error_set(err, DSE_E_RUNTIME,
+				"column '%s' of table '%s' has no data",
+				c->name, path);
+		for (int j = 0; j < i; j++)
+			if (strcmp(cols[j].name, c->name) == 0)
+				return dse_error_set(err, DSE_E_RUNTIME,
+					"column '%s' appears twice in table "
+					"'%s'", c->name, path);
+	}
+	return dse_stat_ok;
+}
+
+static void layout_free(struct row_layout *l)
+{
+	/* Only reached on paths that already failed or finished writing, so
+	 * a failure to close a type has nothing left to spoil.
+	 */
+	if (l->mtype >= 0)
+		H5Tclose(l->mtype);
+	if (l->ftype >= 0)
+		H5Tclose(l->ftype);
+	free(l->offset);
+}
+
+static hid_t member_type(enum res_type t, int file, hid_t str)
+{
+	if (t == RES_I64)
+		return file ? H5T_STD_I64LE : H5T_NATIVE_INT64;
+	if (t == RES_F64)
+		return file ? H5T_IEEE_F64LE : H5T_NATIVE_DOUBLE;
+	return str;
+}
+
+/* Builds both compound types with the same packed offsets: the file type
+ * fixes little-endian storage, and HDF5 converts from the native memory
+ * type when the two differ.
+ */
+static dse_stat layout_init(struct row_layout *l, const char *path,
+	const res_column *cols, int ncols, dse_error *err)
+{
+	hid_t str;
+	dse_stat st = dse_stat_ok;
+
+	l->mtype = l->ftype = H5I_INVALID_HID;
+	l->size = 0;
+	l->offset = malloc(ncols * sizeof(*l->offset));
+	if (!l->offset)
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	for (int i = 0; i < ncols; i++) {
+		l->offset[i] = l->size;
+		l->size += column_size(cols[i].type);
+	}
+	str = res__string_type(RES_STR_LEN, H5T_STR_NULLTERM);
+	if (str < 0)
+		return res__h5_fail(err, "cannot make the row type of '%s'",
+			path);
+	l->mtype = H5Tcreate(H5T_COMPOUND, l->size);
+	l->ftype = H5Tcreate(H5T_COMPOUND, l->size);
+	if (l->mtype < 0 || l->ftype < 0)
+		st = res__h5_fail(err, "cannot make the row type of '%s'",
+			path);
+	for (int i = 0; i < ncols && st == dse_stat_ok; i++) {
+		enum res_type t = cols[i].type;
+
+		if (H5Tinsert(l->mtype, cols[i].name, l->offset[i],
+			    member_type(t, 0, str)) < 0 ||
+		    H5Tinsert(l->ftype, cols[i].name, l->offset[i],
+			    member_type(t, 1, str)) < 0)
+			st = res__h5_fail(err, "cannot add column '%s' to '%s'",
+				cols[i].name, path);
+	}
+	return res__close(str, st, "a string type", err);
+}
+
+/* Copies at most RES_STR_LEN-1 bytes of "s" and NUL-fills the rest.  A cut
+ * backs off to the start of a UTF-8 sequence so the stored text stays
+ * valid UTF-8.
+ */
+static void pack_string(char *dst, const char *s)
+{
+	size_t n = s ? strnlen(s, RES_STR_LEN) : 0;
+
+	if (n == RES_STR_LEN) {
+		n = RES_STR_LEN - 1;
+		while (n > 0 && ((unsigned char) s[n] & 0xC0) == 0x80)
+			n--;
+	}
+	if (n)
+		memcpy(dst, s, n);
+	memset(dst + n, 0, RES_STR_LEN - n);
+}
+
+static void pack_rows(const struct row_layout *l, const res_column *cols,
+	int ncols, size_t first, size_t n, unsigned char *buf)
+{
+	for (size_t r = 0; r < n; r++) {
+		unsigned char *row = buf + r * l->size;
+
+		for (int i = 0; i < ncols; i++) {
+			unsigned char *dst = row + l->offset[i];
+			size_t k = first + r;
+
+			if (cols[i].type == RES_I64)
+				memcpy(dst, (const int64_t *) cols[i].data + k,
+					8);
+			else if (cols[i].type == RES_F64)
+				memcpy(dst, (const double *) cols[i].data + k,
+					8);
+			else
+				pack_string((char *) dst,
+					((const char *const *) cols[i].data)[k]);
+		}
+	}
+}
+
+/* Writes attribute "name" on the dataset: a 1-D array of fixed-length
+ * strings, one per column, taken from the column's name or unit.
+ */
+static dse_stat write_names(hid_t dset, const char *path, const char *name,
+	const res_column *cols, int ncols, int units, dse_error *err)
+{
+	hid_t type = H5I_INVALID_HID, space = H5I_INVALID_HID;
+	hid_t attr = H5I_INVALID_HID;
+	hsize_t dim = ncols;
+	size_t width = 1;
+	char *buf;
+	dse_stat st = dse_stat_error;
+
+	for (int i = 0; i < ncols; i++) {
+		const char *s = units ? cols[i].unit : cols[i].name;
+		size_t n = s ? strlen(s) + 1 : 1;
+
+		width = n > width ? n : width;
+	}
+	buf = calloc(ncols, width);
+	if (!buf)
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	for (int i = 0; i < ncols; i++) {
+		const char *s = units ? cols[i].unit : cols[i].name;
+
+		if (s)
+			memcpy(buf + i * width, s, strlen(s));
+	}
+	type = res__string_type(width, H5T_STR_NULLTERM);
+	if (type >= 0)
+		space = H5Screate_simple(1, &dim, NULL);
+	if (space >= 0)
+		attr = H5Acreate2(dset, name, type, space, H5P_DEFAULT,
+			H5P_DEFAULT);
+	if (attr < 0 || H5Awrite(attr, type, buf) < 0)
+		res__h5_fail(err, "cannot write attribute '%s' of '%s'", name,
+			path);
+	else
+		st = dse_stat_ok;
+	free(buf);
+	st = res__close(attr, st, "an attribute", err);
+	st = res__close(space, st, "a dataspace", err);
+	return res__close(type, st, "a string type", err);
+}
+
+/* Chunked so the table can grow and be compressed; deflate is left out
+ * when this HDF5 build lacks it, since an uncompressed table is still a
+ * correct one.
+ */
+static hid_t table_dcpl(size_t nrows)
+{
+	hsize_t chunk = nrows < CHUNK_ROWS ? nrows : CHUNK_ROWS;
+	hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+	htri_t deflate;
+
+	if (dcpl < 0)
+		return dcpl;
+	if (chunk < 1)
+		chunk = 1;
+	deflate = H5Zfilter_avail(H5Z_FILTER_DEFLATE);
+	if (deflate < 0 || H5Pset_chunk(dcpl, 1, &chunk) < 0 ||
+	    (deflate > 0 && H5Pset_deflate(dcpl, DEFLATE_LEVEL) < 0)) {
+		H5Pclose(dcpl);
+		return -1;
+	}
+	return dcpl;
+}
+
+/* Makes room for a table at "path": an existing table there is removed
+ * (its space in the file is not reclaimed); anything else there is left
+ * alone and reported.
+ */
+static dse_stat clear_path(res_file *f, const char *path, dse_error *err)
+{
+	htri_t ex = res__path_exists(f->fid, path, f->path, err);
+	hid_t obj;
+	H5I_type_t t;
+
+	if (ex <= 0)
+		return ex < 0 ? dse_stat_error : dse_stat_ok;
+	obj = H5Oopen(f->fid, path, H5P_DEFAULT);
+	if (obj < 0)
+		return res__h5_fail(err, "cannot open '%s' in '%s'", path,
+			f->path);
+	t = H5Iget_type(obj);
+	if (res__close(obj, dse_stat_ok, "an object", err) < 0)
+		return dse_stat_error;
+	if (t != H5I_DATASET)
+		return dse_error_set(err, DSE_E_HDF5, "cannot write table "
+			"'%s' in '%s': a group or other object has that name",
+			path, f->path);
+	if (H5Ldelete(f->fid, path, H5P_DEFAULT) < 0)
+		return res__h5_fail(err, "cannot replace table '%s' in '%s'",
+			path, f->path);
+	return dse_stat_ok;
+}
+
+/* Creates the dataset, making missing groups on the way. */
+static dse_stat create_table(res_file *f, const char *path,
+	const struct row_layout *l, hid_t space, hid_t dcpl, hid_t *dset,
+	dse_error *err)
+{
+	hid_t lcpl;
+	dse_stat st = dse_stat_error;
+
+	*dset = H5I_INVALID_HID;
+	if (clear_path(f, path, err) < 0)
+		return dse_stat_error;
+	lcpl = H5Pcreate(H5P_LINK_CREATE);
+	if (lcpl >= 0 && H5Pset_create_intermediate_group(lcpl, 1) >= 0)
+		*dset = H5Dcreate2(f->fid, path, l->ftype, space, lcpl, dcpl,
+			H5P_DEFAULT);
+	if (*dset < 0)
+		res__h5_fail(err, "cannot create table '%s' in '%s'", path,
+			f->path);
+	else
+		st = dse_stat_ok;
+	return res__close(lcpl, st, "a link creation property list", err);
+}
+
+/* Writes the rows in blocks of CHUNK_ROWS so the packing buffer stays
+ * small however long the table is.
+ */
+static dse_stat write_rows(hid_t dset, hid_t fspace, const char *path,
+	const struct row_layout *l, const res_column *cols, int ncols,
+	size_t nrows, dse_error *err)
+{
+	size_t block = nrows < CHUNK_ROWS ? nrows : CHUNK_ROWS;
+	unsigned char *buf;
+	dse_stat st = dse_stat_ok;
+
+	if (nrows == 0)
+		return dse_stat_ok;
+	buf = malloc(block * l->size);
+	if (!buf)
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	for (size_t first = 0; first < nrows && st == dse_stat_ok;
+	     first += block) {
+		hsize_t start = first;
+		hsize_t count = nrows - first < block ? nrows - first : block;
+		hid_t mspace = H5Screate_simple(1, &count, NULL);
+
+		pack_rows(l, cols, ncols, first, count, buf);
+		if (mspace < 0 ||
+		    H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &start, NULL,
+			    &count, NULL) < 0 ||
+		    H5Dwrite(dset, l->mtype, mspace, fspace, H5P_DEFAULT,
+			    buf) < 0)
+			st = res__h5_fail(err, "cannot write rows %zu to %zu "
+				"of table '%s'", first,
+				first + (size_t) count - 1, path);
+		st = res__close(mspace, st, "a dataspace", err);
+	}
+	free(buf);
+	return st;
+}
+
+static dse_stat write_table(res_file *f, const char *path,
+	const res_column *cols, int ncols, size_t nrows, dse_error *err)
+{
+	struct row_layout l;
+	hsize_t dim = nrows, maxdim = H5S_UNLIMITED;
+	hid_t space = H5I_INVALID_HID, dcpl = H5I_INVALID_HID;
+	hid_t dset = H5I_INVALID_HID;
+	dse_stat st = layout_init(&l, path, cols, ncols, err);
+
+	if (st == dse_stat_ok) {
+		space = H5Screate_simple(1, &dim, &maxdim);
+		dcpl = space >= 0 ? table_dcpl(nrows) : -1;
+		if (dcpl < 0)
+			st = res__h5_fail(err, "cannot set up table '%s' in "
+				"'%s'", path, f->path);
+	}
+	if (st == dse_stat_ok)
+		st = create_table(f, path, &l, space, dcpl, &dset, err);
+	if (st == dse_stat_ok)
+		st = write_rows(dset, space, path, &l, cols, ncols, nrows, err);
+	if (st == dse_stat_ok)
+		st = write_names(dset, path, "units", cols, ncols, 1, err);
+	if (st == dse_stat_ok)
+		st = write_names(dset, path, "columns", cols, ncols, 0, err);
+	st = res__close(dset, st, "a table", err);
+	st = res__close(dcpl, st, "a dataset creation property list", err);
+	st = res__close(space, st, "a dataspace", err);
+	layout_free(&l);
+	return st;
+}
+
+dse_stat res_write_table(res_file *f, const char *path,
+	const res_column *cols, int ncols, size_t nrows, dse_error *err)
+{
+	struct res_quiet q;
+	dse_stat st;
+
+	if (!f || f->fid < 0)
+		return dse_error_set(err, DSE_E_RUNTIME,
+			"results file is not open");
+	if (check_columns(path, cols, ncols, nrows, err) < 0)
+		return dse_stat_error;
+	res__quiet_begin(&q);
+	st = write_table(f, path, cols, ncols, nrows, err);
+	res__quiet_end(&q);
+	return st;
+}
+
+/* ---- finishing ---- */
+
+/* Makes the file's bytes durable before the rename publishes it, so a
+ * power loss cannot leave an empty or partial file under the final name.
+ */
+static dse_stat sync_file(const char *name, dse_error *err)
+{
+	int fd = open(name, O_RDONLY);
+
+	if (fd < 0 || fsync(fd) < 0) {
+		dse_error_set(err, DSE_E_IO, "cannot sync '%s': %s", name,
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return dse_stat_error;
+	}
+	if (close(fd) < 0)
+		return dse_error_set(err, DSE_E_IO, "cannot close '%s': %s",
+			name, strerror(errno));
+	return dse_stat_ok;
+}
+
+dse_stat res_file_commit(res_file *f, dse_error *err)
+{
+	struct res_quiet q;
+	dse_stat st = dse_stat_ok;
+
+	if (!f)
+		return dse_error_set(err, DSE_E_RUNTIME,
+			"results file is not open");
+	res__quiet_begin(&q);
+	if (f->fid >= 0 && H5Fclose(f->fid) < 0)
+		st = res__h5_fail(err, "cannot close results file '%s'",
+			f->tmp);
+	res__quiet_end(&q);
+	f->fid = H5I_INVALID_HID;
+	if (st == dse_stat_ok)
+		st = sync_file(f->tmp, err);
+	if (st == dse_stat_ok && rename(f->tmp, f->path) < 0)
+		st = dse_error_set(err, DSE_E_IO, "cannot rename '%s' to '%s':"
+			" %s", f->tmp, f->path, strerror(errno));
+	if (st != dse_stat_ok)
+		unlink(f->tmp);
+	file_free(f);
+	return st;
+}
+
+res_file *res_file_abort(res_file *f)
+{
+	struct res_quiet q;
+
+	if (!f)
+		return NULL;
+	/* Nothing is reported: the file is being thrown away, and a close
+	 * that fails still releases the identifier.
+	 */
+	res__quiet_begin(&q);
+	if (f->fid >= 0)
+		H5Fclose(f->fid);
+	res__quiet_end(&q);
+	unlink(f->tmp);
+	return file_free(f);
+}

@@ -1,0 +1,535 @@
+/* results: reading back a finished results file.
+ *
+ * Every call looks its attribute or table up again by name; a reader
+ * keeps only the open file, so nothing goes stale between calls.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/res.h"
+#include "results/res_h5.h"
+
+struct res_reader {
+	hid_t fid;
+	char *path;
+};
+
+res_reader *res_reader_open(const char *path, dse_error *err)
+{
+	struct res_quiet q;
+	res_reader *r;
+	size_t n;
+
+	if (!path || !path[0]) {
+		dse_error_set(err, DSE_E_RUNTIME,
+			"results file name is empty");
+		return NULL;
+	}
+	n = strlen(path) + 1;
+	r = calloc(1, sizeof(*r));
+	if (r)
+		r->path = malloc(n);
+	if (!r || !r->path) {
+		free(r);
+		dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		return NULL;
+	}
+	memcpy(r->path, path, n);
+	res__quiet_begin(&q);
+	r->fid = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+	if (r->fid < 0)
+		res__h5_fail(err, "cannot open results file '%s'", path);
+	res__quiet_end(&q);
+	if (r->fid < 0) {
+		free(r->path);
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+res_reader *res_reader_close(res_reader *r)
+{
+	struct res_quiet q;
+
+	if (!r)
+		return NULL;
+	/* The file was only read, so a failing close loses nothing. */
+	res__quiet_begin(&q);
+	(void) H5Fclose(r->fid);
+	res__quiet_end(&q);
+	free(r->path);
+	free(r);
+	return NULL;
+}
+
+static dse_stat check_reader(res_reader *r, const char *name,
+	const char *what, dse_error *err)
+{
+	if (!r)
+		return dse_error_set(err, DSE_E_RUNTIME,
+			"results file is not open");
+	if (!name || !name[0])
+		return dse_error_set(err, DSE_E_RUNTIME, "%s name is empty in "
+			"'%s'", what, r->path);
+	return dse_stat_ok;
+}
+
+/* Opens root attribute "name" after checking that it exists, holds one
+ * value, and is of class "want" ("kind" says which, for the message).
+ * On success *type is the attribute's stored type, to close by the caller.
+ */
+static hid_t open_attr(res_reader *r, const char *name, H5T_class_t want,
+	const char *kind, hid_t *type, dse_error *err)
+{
+	htri_t ex = H5Aexists(r->fid, name);
+	hid_t attr, space = H5I_INVALID_HID;
+	hssize_t npoints = -1;
+
+	*type = H5I_INVALID_HID;
+	if (ex <= 0) {
+		if (ex < 0)
+			res__h5_fail(err, "cannot look up attribute '%s' in "
+				"'%s'", name, r->path);
+		else
+			dse_error_set(err, DSE_E_HDF5, "no attribute '%s' in "
+				"'%s'", name, r->path);
+		return -1;
+	}
+	attr = H5Aopen(r->fid, name, H5P_DEFAULT);
+	if (attr >= 0)
+		*type = H5Aget_type(attr);
+	if (*type >= 0)
+		space = H5Aget_space(attr);
+	if (space >= 0)
+		npoints = H5Sget_simple_extent_npoints(space);
+	if (npoints < 0 || H5Tget_class(*type) < 0) {
+		res__h5_fail(err, "cannot read attribute '%s' in '%s'", name,
+			r->path);
+	} else if (H5Tget_class(*type) != want || npoints != 1) {
+		dse_error_set(err, DSE_E_HDF5, "attribute '%s' in '%s' is not "
+			"%s", name, r->path, kind);
+	} else if (H5Sclose(space) < 0) {
+		res__h5_fail(err, "cannot read attribute '%s' in '%s'", name,
+			r->path);
+		space = H5I_INVALID_HID;
+	} else {
+		return attr;
+	}
+	if (space >= 0)
+		H5Sclose(space);
+	if (*type >= 0)
+		H5Tclose(*type);
+	if (attr >= 0)
+		H5Aclose(attr);
+	*type = H5I_INVALID_HID;
+	return -1;
+}
+
+static dse_stat read_number(res_reader *r, const char *name,
+	H5T_class_t want, const char *kind, hid_t mtype, void *out,
+	dse_error *err)
+{
+	struct res_quiet q;
+	hid_t attr, type;
+	dse_stat st = dse_stat_ok;
+
+	if (check_reader(r, name, "attribute", err) < 0)
+		return dse_stat_error;
+	res__quiet_begin(&q);
+	attr = open_attr(r, name, want, kind, &type, err);
+	if (attr < 0)
+		st = dse_stat_error;
+	else if (H5Aread(attr, mtype, out) < 0)
+		st = res__h5_fail(err, "cannot read attribute '%s' in '%s'",
+			name, r->path);
+	st = res__close(type, st, "a datatype", err);
+	st = res__close(attr, st, "an attribute", err);
+	res__quiet_end(&q);
+	return st;
+}
+
+dse_stat res_read_attr_i64(res_reader *r, const char *name, int64_t *out,
+	dse_error *err)
+{
+	return read_number(r, name, H5T_INTEGER, "an integer",
+		H5T_NATIVE_INT64, out, err);
+}
+
+dse_stat res_read_attr_f64(res_reader *r, const char *name, double *out,
+	dse_error *err)
+{
+	return read_number(r, name, H5T_FLOAT, "a floating-point number",
+		H5T_NATIVE_DOUBLE, out, err);
+}
+
+/* Reads a fixed-length string attribute into a new, NUL-terminated
+ * buffer one byte longer than the stored string, so a string stored
+ * without a terminator (padded with NULs, or exactly full) comes back
+ * whole.
+ */
+static char *read_fixed_string(hid_t attr, hid_t type, const char *name,
+	const char *path, dse_error *err)
+{
+	size_t size = H5Tget_size(type);
+	char *s;
+
+	if (size == 0) {
+		res__h5_fail(err, "cannot read attribute '%s' in '%s'", name,
+			path);
+		return NULL;
+	}
+	s = calloc(size + 1, 1);
+	if (!s) {
+		dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		return NULL;
+	}
+	if (H5Aread(attr, type, s) < 0) {
+		res__h5_fail(err, "cannot read attribute '%s' in '%s'", name,
+			path);
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* Variable-length strings are not written by this module but are what
+ * h5py writes by default, so a file touched by other tools still reads.
+ */
+static char *read_vlen_string(hid_t attr, hid_t type, const char *name,
+	const char *path, dse_error *err)
+{
+	char *v = NULL, *s = NULL;
+
+	if (H5Aread(attr, type, &v) < 0) {
+		res__h5_fail(err, "cannot read attribute '%s' in '%s'", name,
+			path);
+		return NULL;
+	}
+	if (v) {
+		size_t n = strlen(v) + 1;
+
+		s = malloc(n);
+		if (s)
+			memcpy(s, v, n);
+	} else {
+		s = calloc(1, 1);
+	}
+	if (!s)
+		dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	if (v && H5free_memory(v) < 0 && s) {
+		res__h5_fail(err, "cannot free attribute '%s' in '%s'", name,
+			path);
+		free(s);
+		s = NULL;
+	}
+	return s;
+}
+
+char *res_read_attr_string(res_reader *r, const char *name, dse_error *err)
+{
+	struct res_quiet q;
+	hid_t attr, type;
+	htri_t vlen = -1;
+	char *s = NULL;
+	dse_stat st;
+
+	if (check_reader(r, name, "attribute", err) < 0)
+		return NULL;
+	res__quiet_begin(&q);
+	attr = open_attr(r, name, H5T_STRING, "a string", &type, err);
+	if (attr >= 0) {
+		vlen = H5Tis_variable_str(type);
+		if (vlen < 0)
+			res__h5_fail(err, "cannot read attribute '%s' in '%s'",
+				name, r->path);
+	}
+	if (vlen > 0)
+		s = read_vlen_string(attr, type, name, r->path, err);
+	else if (vlen == 0)
+		s = read_fixed_string(attr, type, name, r->path, err);
+	st = s ? dse_stat_ok : dse_stat_error;
+	st = res__close(type, st, "a datatype", err);
+	st = res__close(attr, st, "an attribute", err);
+	if (st != dse_stat_ok) {
+		free(s);
+		s = NULL;
+	}
+	res__quiet_end(&q);
+	return s;
+}
+
+/* ---- tables ---- */
+
+/* Opens table "path" with its stored row type, reporting a missing or
+ * non-table object by name.
+ */
+static hid_t open_table(res_reader *r, const char *path, hid_t *type,
+	dse_error *err)
+{
+	htri_t ex = res__path_exists(r->fid, path, r->path, err);
+	hid_t dset;
+
+	*type = H5I_INVALID_HID;
+	if (ex == 0)
+		dse_error_set(err, DSE_E_HDF5, "no table '%s' in '%s'", path,
+			r->path);
+	if (ex <= 0)
+		return -1;
+	dset = H5Oopen(r->fid, path, H5P_DEFAULT);
+	if (dset < 0) {
+		res__h5_fail(err, "cannot open table '%s' in '%s'", path,
+			r->path);
+		return -1;
+	}
+	if (H5Iget_type(dset) != H5I_DATASET) {
+		dse_error_set(err, DSE_E_HDF5, "'%s' in '%s' is not a table",
+			path, r->path);
+		H5Oclose(dset);
+		return -1;
+	}
+	*type = H5Dget_type(dset);
+	if (*type < 0) {
+		res__h5_fail(err, "cannot read the row type of '%s' in '%s'",
+			path, r->path);
+	} else if (H5Tget_class(*type) != H5T_COMPOUND) {
+		dse_error_set(err, DSE_E_HDF5, "'%s' in '%s' is not a table",
+			path, r->path);
+		H5Tclose(*type);
+		*type = H5I_INVALID_HID;
+	} else {
+		return dset;
+	}
+	H5Dclose(dset);
+	return -1;
+}
+
+static dse_stat table_rows(hid_t dset, const char *path, const char *file,
+	size_t *nrows, dse_error *err)
+{
+	hid_t space = H5Dget_space(dset);
+	hsize_t dim = 0;
+	int rank = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
+	dse_stat st = dse_stat_ok;
+
+	if (rank < 0)
+		st = res__h5_fail(err, "cannot read the shape of '%s' in '%s'",
+			path, file);
+	else if (rank != 1)
+		st = dse_error_set(err, DSE_E_HDF5, "table '%s' in '%s' is not "
+			"one-dimensional", path, file);
+	else if (H5Sget_simple_extent_dims(space, &dim, NULL) < 0)
+		st = res__h5_fail(err, "cannot read the shape of '%s' in '%s'",
+			path, file);
+	*nrows = dim;
+	return res__close(space, st, "a dataspace", err);
+}
+
+dse_stat res_read_table_shape(res_reader *r, const char *path, size_t *nrows,
+	int *ncols, dse_error *err)
+{
+	struct res_quiet q;
+	hid_t dset, type;
+	size_t n = 0;
+	int m = -1;
+	dse_stat st;
+
+	if (check_reader(r, path, "table", err) < 0)
+		return dse_stat_error;
+	res__quiet_begin(&q);
+	dset = open_table(r, path, &type, err);
+	st = dset < 0 ? dse_stat_error : dse_stat_ok;
+	if (st == dse_stat_ok)
+		st = table_rows(dset, path, r->path, &n, err);
+	if (st == dse_stat_ok) {
+		m = H5Tget_nmembers(type);
+		if (m < 0)
+			st = res__h5_fail(err, "cannot count the columns of "
+				"'%s' in '%s'", path, r->path);
+	}
+	st = res__close(type, st, "a datatype", err);
+	st = res__close(dset, st, "a table", err);
+	res__quiet_end(&q);
+	if (st == dse_stat_ok) {
+		if (nrows)
+			*nrows = n;
+		if (ncols)
+			*ncols = m;
+	}
+	return st;
+}
+
+/* Maps a stored column's class to ours; anything else is an error. */
+static dse_stat column_type(hid_t type, unsigned i, const char *path,
+	const char *file, enum res_type *out, dse_error *err)
+{
+	switch (H5Tget_member_class(type, i)) {
+	case H5T_INTEGER:
+		*out = RES_I64;
+		return dse_stat_ok;
+	case H5T_FLOAT:
+		*out = RES_F64;
+		return dse_stat_ok;
+	case H5T_STRING:
+		*out = RES_STR;
+		return dse_stat_ok;
+	case H5T_NO_CLASS:
+		return res__h5_fail(err, "cannot read column %u of '%s' in "
+			"'%s'", i, path, file);
+	default:
+		return dse_error_set(err, DSE_E_HDF5, "column %u of '%s' in "
+			"'%s' is not an integer, number or string", i, path,
+			file);
+	}
+}
+
+static char *member_name(hid_t type, int i, const char *path,
+	const char *file, dse_error *err)
+{
+	char *h5 = H5Tget_member_name(type, i);
+	char *s;
+	size_t n;
+
+	if (!h5) {
+		res__h5_fail(err, "cannot read the name of column %d of '%s' "
+			"in '%s'", i, path, file);
+		return NULL;
+	}
+	n = strlen(h5) + 1;
+	s = malloc(n);
+	if (s)
+		memcpy(s, h5, n);
+	else
+		dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	if (H5free_memory(h5) < 0 && s) {
+		res__h5_fail(err, "cannot free the name of column %d of '%s'",
+			i, path);
+		free(s);
+		s = NULL;
+	}
+	return s;
+}
+
+char *res_read_column_name(res_reader *r, const char *path, int i,
+	enum res_type *type, dse_error *err)
+{
+	struct res_quiet q;
+	hid_t dset, rtype;
+	int m = -1;
+	char *s = NULL;
+	dse_stat st;
+
+	if (check_reader(r, path, "table", err) < 0)
+		return NULL;
+	res__quiet_begin(&q);
+	dset = open_table(r, path, &rtype, err);
+	if (dset >= 0) {
+		m = H5Tget_nmembers(rtype);
+		if (m < 0)
+			res__h5_fail(err, "cannot count the columns of '%s' in "
+				"'%s'", path, r->path);
+		else if (i < 0 || i >= m)
+			dse_error_set(err, DSE_E_HDF5, "table '%s' in '%s' has "
+				"no column %d (it has %d)", path, r->path, i,
+				m);
+	}
+	st = m >= 0 && i >= 0 && i < m ? dse_stat_ok : dse_stat_error;
+	if (st == dse_stat_ok && type)
+		st = column_type(rtype, i, path, r->path, type, err);
+	if (st == dse_stat_ok)
+		s = member_name(rtype, i, path, r->path, err);
+	st = s ? dse_stat_ok : dse_stat_error;
+	st = res__close(rtype, st, "a datatype", err);
+	st = res__close(dset, st, "a table", err);
+	res__quiet_end(&q);
+	if (st != dse_stat_ok) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* A compound memory type with the single member "column", so H5Dread
+ * fills "out" with that column alone, converted to our representation.
+ */
+static hid_t one_column_type(enum res_type t, const char *column)
+{
+	hid_t mtype, member, str = H5I_INVALID_HID;
+	size_t size = t == RES_STR ? RES_STR_LEN : 8;
+
+	if (t == RES_I64) {
+		member = H5T_NATIVE_INT64;
+	} else if (t == RES_F64) {
+		member = H5T_NATIVE_DOUBLE;
+	} else {
+		str = res__string_type(RES_STR_LEN, H5T_STR_NULLTERM);
+		if (str < 0)
+			return -1;
+		member = str;
+	}
+	mtype = H5Tcreate(H5T_COMPOUND, size);
+	if (mtype >= 0 && H5Tinsert(mtype, column, 0, member) < 0) {
+		H5Tclose(mtype);
+		mtype = -1;
+	}
+	if (str >= 0 && H5Tclose(str) < 0 && mtype >= 0) {
+		H5Tclose(mtype);
+		mtype = -1;
+	}
+	return mtype;
+}
+
+static dse_stat read_column(res_reader *r, hid_t dset, hid_t rtype,
+	const char *path, const char *column, void *out, dse_error *err)
+{
+	int i = H5Tget_member_index(rtype, column);
+	enum res_type t;
+	size_t nrows;
+	hid_t mtype;
+	dse_stat st;
+
+	if (i < 0)
+		return dse_error_set(err, DSE_E_HDF5, "no column '%s' in table "
+			"'%s' in '%s'", column, path, r->path);
+	if (column_type(rtype, i, path, r->path, &t, err) < 0 ||
+	    table_rows(dset, path, r->path, &nrows, err) < 0)
+		return dse_stat_error;
+	if (nrows == 0)
+		return dse_stat_ok;
+	mtype = one_column_type(t, column);
+	if (mtype < 0)
+		return res__h5_fail(err, "cannot make a type to read column "
+			"'%s' of '%s'", column, path);
+	st = dse_stat_ok;
+	if (H5Dread(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) < 0)
+		st = res__h5_fail(err, "cannot read column '%s' of table '%s' "
+			"in '%s'", column, path, r->path);
+	/* Conversion from a longer stored string already terminates each
+	 * value, but a file written elsewhere may hold anything.
+	 */
+	if (st == dse_stat_ok && t == RES_STR)
+		for (size_t k = 0; k < nrows; k++)
+			((char *) out)[k * RES_STR_LEN + RES_STR_LEN - 1] = '\0';
+	return res__close(mtype, st, "a datatype", err);
+}
+
+dse_stat res_read_column(res_reader *r, const char *path, const char *column,
+	void *out, dse_error *err)
+{
+	struct res_quiet q;
+	hid_t dset, rtype;
+	dse_stat st;
+
+	if (check_reader(r, path, "table", err) < 0 ||
+	    check_reader(r, column, "column", err) < 0)
+		return dse_stat_error;
+	res__quiet_begin(&q);
+	dset = open_table(r, path, &rtype, err);
+	st = dset < 0 ? dse_stat_error : dse_stat_ok;
+	if (st == dse_stat_ok)
+		st = read_column(r, dset, rtype, path, column, out, err);
+	st = res__close(rtype, st, "a datatype", err);
+	st = res__close(dset, st, "a table", err);
+	res__quiet_end(&q);
+	return st;
+}
