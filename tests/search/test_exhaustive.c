@@ -33,8 +33,8 @@ static const struct sweep_case cases[] = {
 	{ "three objectives with two constraints", { 128, 64, 32 }, 3,
 	  { SIM_M_LATENCY, SIM_M_DSP, SIM_M_BRAM18K }, 2,
 	  { { SIM_M_DSP, 2000 }, { SIM_M_BRAM18K, 300 } }, 100 },
-	{ "throughput x bram", { 32, 32, 32 }, 2,
-	  { SIM_M_GOPS, SIM_M_BRAM18K }, 0, { { 0, 0 } }, 33 },
+	{ "throughput x dsp", { 32, 32, 32 }, 2,
+	  { SIM_M_GOPS, SIM_M_DSP }, 0, { { 0, 0 } }, 33 },
 };
 
 static poly_template make_template(const int64_t *extent)
