@@ -9,6 +9,7 @@
 #include "arch/arch.h"
 #include "cfg.h"
 #include "polyhedral/poly.h"
+#include "results/res.h"
 #include "search/search.h"
 #include "sim/sim.h"
 
@@ -41,9 +42,12 @@ dse_stat dse_ctx_setup(dse_ctx *ctx, const char *out_override,
 /* Frees what ctx owns (not ctx itself). */
 void dse_ctx_clear(dse_ctx *ctx);
 
-/* Writes the results file from root's search result.  Rank 0 only. */
-dse_stat dse_write_results(const dse_ctx *ctx, const search_result *res,
-	double wall_s, dse_error *err);
+/* Writes root's search result into "f" (made by res_file_create before
+ * the search, so an unwritable path fails before hours of work) and
+ * commits it under its final name.  Takes "f" in all cases.  Rank 0 only.
+ */
+dse_stat dse_write_results(const dse_ctx *ctx, res_file *f,
+	const search_result *res, double wall_s, dse_error *err);
 
 /* The built-in sweep run when no config is given. */
 const char *dse_default_config(void);

@@ -160,8 +160,7 @@ static void print_progress(const search_progress *p, void *user)
 	fflush(stderr);
 }
 
-static void print_summary(const dse_ctx *ctx, const search_result *res,
-	double wall)
+static void print_summary(const dse_ctx *ctx, const search_result *res)
 {
 	size_t i, n = search_front_size(res->front);
 	char sa[256];
@@ -192,7 +191,27 @@ static void print_summary(const dse_ctx *ctx, const search_result *res,
 	if (n > MAX_SHOWN_ROWS)
 		printf("  ... %zu more rows in %s\n", n - MAX_SHOWN_ROWS,
 			ctx->out_path);
-	(void) wall;
+}
+
+/* Rank 0 creates the results file (under its temporary name) before the
+ * search, so a bad output path costs nothing; every rank learns whether it
+ * worked.  Collective.
+ */
+static res_file *open_output(const dse_ctx *ctx, dse_error *err, int *ok)
+{
+	res_file *f = NULL;
+
+	*ok = 1;
+	if (ctx->rank == 0) {
+		f = res_file_create(ctx->out_path, err);
+		*ok = f != NULL;
+	}
+	if (MPI_Bcast(ok, 1, MPI_INT, 0, ctx->comm) != MPI_SUCCESS) {
+		*ok = 0;
+		dse_error_set(err, DSE_E_MPI, "MPI_Bcast failed");
+		f = res_file_abort(f);
+	}
+	return f;
 }
 
 /* Runs the sweep once the context is built.  Returns the exit status. */
@@ -201,26 +220,32 @@ static int run(dse_ctx *ctx, dse_error *err)
 	struct progress_state ps = { isatty(2), 0 };
 	search_result res;
 	double t0 = MPI_Wtime();
-	int status = 0;
+	res_file *out;
+	int ok;
 
+	out = open_output(ctx, err, &ok);
+	if (!ok)
+		return ctx->rank == 0 ? report_error(ctx, err) : 1;
 	if (!ctx->quiet) {
 		ctx->sopt.progress = print_progress;
 		ctx->sopt.progress_user = &ps;
 	}
 	ctx->sopt.progress_interval = ps.tty ? 0.5 : 5.0;
 	if (search_exhaustive(ctx->space, ctx->model, &ctx->sopt, ctx->comm,
-			&res, err))
+			&res, err)) {
+		res_file_abort(out);
 		return report_error(ctx, err);
+	}
 	if (ps.printed && ps.tty)
 		fputc('\n', stderr);
-	if (ctx->rank == 0) {
-		if (dse_write_results(ctx, &res, MPI_Wtime() - t0, err))
-			status = report_error(ctx, err);
-		else if (!ctx->quiet)
-			print_summary(ctx, &res, MPI_Wtime() - t0);
-		search_front_free(res.front);
-	}
-	return status;
+	if (ctx->rank != 0)
+		return 0;
+	ok = dse_write_results(ctx, out, &res, MPI_Wtime() - t0, err) ==
+		dse_stat_ok;
+	if (ok && !ctx->quiet)
+		print_summary(ctx, &res);
+	search_front_free(res.front);
+	return ok ? 0 : report_error(ctx, err);
 }
 
 static int main_mpi(int argc, char **argv, dse_ctx *ctx)

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "ctx.h"
-#include "results/res.h"
 
 /* Metric columns of the front, in file order. */
 static const int metric_cols[] = { SIM_M_CYCLES, SIM_M_LATENCY, SIM_M_GOPS,
@@ -144,24 +143,19 @@ static dse_stat write_attrs(const dse_ctx *ctx, res_file *f,
 	return dse_stat_ok;
 }
 
-dse_stat dse_write_results(const dse_ctx *ctx, const search_result *res,
-	double wall_s, dse_error *err)
+dse_stat dse_write_results(const dse_ctx *ctx, res_file *f,
+	const search_result *res, double wall_s, dse_error *err)
 {
 	struct table t;
 	char path[POLY_NAME_LEN + 16];
-	res_file *f;
 	dse_stat st;
 
 	memset(&t, 0, sizeof(t));
 	if (build_front(ctx, res->front, &t) < 0) {
 		free_table(&t);
+		res_file_abort(f);
 		return dse_error_set(err, DSE_E_NOMEM,
 			"out of memory building the front table");
-	}
-	f = res_file_create(ctx->out_path, err);
-	if (!f) {
-		free_table(&t);
-		return dse_stat_error;
 	}
 	snprintf(path, sizeof(path), "/%s/front", ctx->tmpl.kernel);
 	st = write_attrs(ctx, f, res, wall_s, err);

@@ -27,6 +27,11 @@ expect 2 "needs a value" -- -o
 expect 2 "unexpected argument 'b.cfg'" -- a.cfg b.cfg
 expect 2 'nothere.cfg:0:0: error: cannot read file' -- "$TMP/nothere.cfg"
 
+# An output path that cannot be created is a runtime failure (status 1),
+# found before the sweep starts.
+expect 1 "cannot create directory '/proc/nope'" -- -q -o /proc/nope/x.h5 \
+	"$SRC/configs/mm-small.cfg"
+
 # Each bad config: file, expected line:col, key, and a message fragment.
 good_kernel='[kernel]
 name = mm
