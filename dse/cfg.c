@@ -583,7 +583,15 @@ dse_cfg *dse_cfg_parse_string(const char *text, const char *name,
 }
 
 /* Reads the whole file into a new string; sets errno on failure. */
-static char *read_all(const char *path)
+/* A sweep config is a few KB; anything past this is not one (and reading
+ * /dev/zero must end).
+ */
+#define MAX_CONFIG_BYTES (16u << 20)
+
+/* Reads the whole file; its length (which may count NUL bytes) goes to
+ * *len_out.
+ */
+static char *read_all(const char *path, size_t *len_out)
 {
 	FILE *f = fopen(path, "rb");
 	char *buf = NULL, *nb;
@@ -593,6 +601,10 @@ static char *read_all(const char *path)
 	if (!f)
 		return NULL;
 	do {
+		if (len > MAX_CONFIG_BYTES) {
+			errno = EFBIG;
+			goto error;
+		}
 		if (cap - len < 4096) {
 			cap = cap ? 2 * cap : 8192;
 			nb = realloc(buf, cap + 1);
@@ -609,6 +621,7 @@ static char *read_all(const char *path)
 		goto error;
 	fclose(f);
 	buf[len] = '\0';
+	*len_out = len;
 	return buf;
 error:
 	saved = errno ? errno : EIO;
@@ -620,14 +633,33 @@ error:
 
 dse_cfg *dse_cfg_parse_file(const char *path, dse_error *err)
 {
-	char *text;
+	char *text, *nul;
+	size_t len = 0;
 	dse_cfg *cfg;
 
 	errno = 0;
-	text = read_all(path);
+	text = read_all(path, &len);
 	if (!text) {
 		dse_error_set_at(err, path, 0, 0, NULL, "cannot read file: %s",
 			strerror(errno ? errno : EIO));
+		return NULL;
+	}
+	/* The parser stops at the first NUL; text after one would be
+	 * silently ignored, so a file with one is not a config.
+	 */
+	nul = memchr(text, '\0', len);
+	if (nul) {
+		int line = 1, col = 1;
+		const char *c;
+
+		for (c = text; c < nul; c++, col++)
+			if (*c == '\n') {
+				line++;
+				col = 0;
+			}
+		dse_error_set_at(err, path, line, col, NULL,
+			"a NUL byte: this is not a text file");
+		free(text);
 		return NULL;
 	}
 	cfg = dse_cfg_parse_string(text, path, err);

@@ -253,6 +253,7 @@ static int main_mpi(int argc, char **argv, dse_ctx *ctx)
 	char msg[256];
 	struct cli cli;
 	dse_error err;
+	int bad, any_bad;
 
 	dse_error_clear(&err);
 	if (parse_cli(argc, argv, &cli, msg, sizeof(msg))) {
@@ -270,7 +271,18 @@ static int main_mpi(int argc, char **argv, dse_ctx *ctx)
 	}
 	ctx->quiet = cli.quiet;
 	ctx->cfg = load_config(ctx, cli.config, &err);
-	if (!ctx->cfg || dse_ctx_setup(ctx, cli.output, &err))
+	bad = !ctx->cfg || dse_ctx_setup(ctx, cli.output, &err);
+	/* Every rank builds the same context from the same text, so they
+	 * normally agree; but a rank short of memory must not leave the
+	 * others waiting in the search's collectives.
+	 */
+	if (MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, ctx->comm) !=
+			MPI_SUCCESS)
+		any_bad = 1;
+	if (any_bad && !bad)
+		dse_error_set(&err, DSE_E_RUNTIME,
+			"setting up the sweep failed on another rank");
+	if (any_bad)
 		return report_error(ctx, &err);
 	return run(ctx, &err);
 }

@@ -5,21 +5,37 @@
  * types, the kernel itself (through isl), loop names in per-loop knob keys,
  * metric names.  Every error still points at file:line:col and the key.
  */
+#include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ctx.h"
 
-static dse_stat error_at(const dse_ctx *ctx, const char *section,
-	const char *key, dse_error *err, const char *fmt, const char *a,
-	const char *b)
+/* Sanity bounds on board overrides: far above any real device, low enough
+ * that the model's arithmetic cannot overflow.
+ */
+#define MAX_RESOURCE 1000000000
+#define MAX_DRAM_GBPS 100000.0
+#define MAX_MHZ 5000.0
+#define MAX_PORT_BITS 8192
+/* The largest work block a rank takes at once. */
+#define MAX_BLOCK (INT64_C(1) << 30)
+
+/* An input error at the value of "key" (or its section when absent). */
+static dse_stat __attribute__((format(printf, 5, 6))) error_at(
+	const dse_ctx *ctx, const char *section, const char *key,
+	dse_error *err, const char *fmt, ...)
 {
 	int line = 0, col = 0;
 	char msg[DSE_ERROR_MSG_LEN];
+	va_list ap;
 
 	dse_cfg_pos(ctx->cfg, section, key, &line, &col);
-	snprintf(msg, sizeof(msg), fmt, a, b);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
 	return dse_error_set_at(err, dse_cfg_file(ctx->cfg), line, col, key,
 		"%s", msg);
 }
@@ -31,7 +47,7 @@ static dse_stat setup_board(dse_ctx *ctx, dse_error *err)
 	const char *name = dse_cfg_string(ctx->cfg, "platform", "board",
 		"u250");
 	const arch_board *b = arch_board_find(name);
-	int64_t *field[5];
+	int64_t *field[5], port;
 	char known[512];
 	int i;
 
@@ -46,15 +62,30 @@ static dse_stat setup_board(dse_ctx *ctx, dse_error *err)
 	field[2] = &ctx->board.uram;
 	field[3] = &ctx->board.lut;
 	field[4] = &ctx->board.ff;
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < 5; i++) {
 		*field[i] = dse_cfg_int(ctx->cfg, "platform", ints[i],
 			*field[i]);
+		if (*field[i] > MAX_RESOURCE)
+			return error_at(ctx, "platform", ints[i], err,
+				"%s is more than any FPGA has (at most "
+				"1000000000)", ints[i]);
+	}
 	ctx->board.dram_gbps = dse_cfg_float(ctx->cfg, "platform",
 		"dram_gbps", ctx->board.dram_gbps);
+	if (ctx->board.dram_gbps > MAX_DRAM_GBPS)
+		return error_at(ctx, "platform", "dram_gbps", err,
+			"dram_gbps must be at most 100000");
 	ctx->board.mhz = dse_cfg_float(ctx->cfg, "platform", "mhz",
 		ctx->board.mhz);
-	ctx->board.dram_port_bits = (int) dse_cfg_int(ctx->cfg, "platform",
-		"dram_port_bits", ctx->board.dram_port_bits);
+	if (ctx->board.mhz > MAX_MHZ)
+		return error_at(ctx, "platform", "mhz", err,
+			"mhz must be at most 5000");
+	port = dse_cfg_int(ctx->cfg, "platform", "dram_port_bits",
+		ctx->board.dram_port_bits);
+	if (port < 8 || port > MAX_PORT_BITS)
+		return error_at(ctx, "platform", "dram_port_bits", err,
+			"dram_port_bits must be between 8 and 8192");
+	ctx->board.dram_port_bits = (int) port;
 	return dse_stat_ok;
 }
 
@@ -68,6 +99,23 @@ static poly_source source(const dse_ctx *ctx, const char *key)
 	return s;
 }
 
+/* Kernel names become HDF5 group names and default file names, so they
+ * must not contain '/', '.' or spaces.
+ */
+static int valid_name(const char *name)
+{
+	size_t i, n = strlen(name);
+
+	if (n == 0 || n >= POLY_NAME_LEN || isdigit((unsigned char) name[0]) ||
+	    name[0] == '-')
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char) name[i]) && name[i] != '_' &&
+		    name[i] != '-')
+			return 0;
+	return 1;
+}
+
 static dse_stat setup_kernel(dse_ctx *ctx, dse_error *err)
 {
 	const dse_cfg *cfg = ctx->cfg;
@@ -78,6 +126,11 @@ static dse_stat setup_kernel(dse_ctx *ctx, dse_error *err)
 
 	memset(&d, 0, sizeof(d));
 	d.name = dse_cfg_string(cfg, "kernel", "name", "kernel");
+	if (!valid_name(d.name))
+		return error_at(ctx, "kernel", "name", err,
+			"the kernel name '%s' must be a short identifier "
+			"(letters, digits, '_' or '-', at most 31 characters); "
+			"it names the group in the results file", d.name);
 	d.domain = dse_cfg_string(cfg, "kernel", "domain", "");
 	d.reads = dse_cfg_string(cfg, "kernel", "reads", "");
 	d.writes = dse_cfg_string(cfg, "kernel", "writes", "");
@@ -85,7 +138,7 @@ static dse_stat setup_kernel(dse_ctx *ctx, dse_error *err)
 	d.n_params = dse_cfg_n_params(cfg, "kernel", "params");
 	if (d.n_params > POLY_MAX_PARAMS)
 		return error_at(ctx, "kernel", "params", err,
-			"too many parameters%s%s", "", "");
+			"too many parameters");
 	for (i = 0; i < d.n_params; i++) {
 		d.param_name[i] = dse_cfg_param_name(cfg, "kernel", "params",
 			i);
@@ -106,8 +159,7 @@ static dse_stat setup_kernel(dse_ctx *ctx, dse_error *err)
 			free(st);
 			return error_at(ctx, "space", "space_time", err,
 				"give one space_time candidate; exploring "
-				"several at once is not supported yet%s%s",
-				"", "");
+				"several at once is not supported yet");
 		}
 	}
 	r = poly_template_build(&d, st ? (int) st[0] : 3, &ctx->tmpl, err);
@@ -117,8 +169,7 @@ static dse_stat setup_kernel(dse_ctx *ctx, dse_error *err)
 		char msg[DSE_ERROR_MSG_LEN];
 
 		memcpy(msg, err->msg, sizeof(msg));
-		return error_at(ctx, "space", "space_time", err, "%s%s", msg,
-			"");
+		return error_at(ctx, "space", "space_time", err, "%s", msg);
 	}
 	return r;
 }
@@ -181,7 +232,7 @@ static dse_stat check_space_keys(const dse_ctx *ctx, dse_error *err)
 		if (!found)
 			return error_at(ctx, "space", key, err,
 				"this design has no such knob (per-loop knobs: "
-				"%s)%s", knobs, "");
+				"%s)", knobs);
 	}
 	return dse_stat_ok;
 }
@@ -218,6 +269,10 @@ static dse_stat setup_space(dse_ctx *ctx, dse_error *err)
 		free(values);
 		if (r != dse_stat_ok)
 			return r;
+		if (search_space_size(ctx->space) == UINT64_MAX)
+			return error_at(ctx, "space", key ? key : "", err,
+				"the space has more than 2^64 points; narrow "
+				"the knob ranges");
 	}
 	return dse_stat_ok;
 }
@@ -240,7 +295,7 @@ static dse_stat setup_objectives(dse_ctx *ctx, dse_error *err)
 	}
 	if (n > SEARCH_MAX_OBJECTIVES)
 		return error_at(ctx, "search", "objectives", err,
-			"at most %s objectives%s", "6", "");
+			"at most %d objectives", SEARCH_MAX_OBJECTIVES);
 	for (i = 0; i < n; i++) {
 		const char *name = dse_cfg_name_at(ctx->cfg, "search",
 			"objectives", i);
@@ -272,7 +327,7 @@ static dse_stat setup_constraints(dse_ctx *ctx, dse_error *err)
 
 	if (n > SEARCH_MAX_CONSTRAINTS)
 		return error_at(ctx, "search", "constraints", err,
-			"at most %s constraints%s", "8", "");
+			"at most %d constraints", SEARCH_MAX_CONSTRAINTS);
 	for (i = 0; i < n; i++) {
 		const dse_cfg_constraint *c = dse_cfg_constraint_at(ctx->cfg,
 			"search", "constraints", i);
@@ -285,6 +340,11 @@ static dse_stat setup_constraints(dse_ctx *ctx, dse_error *err)
 				"unknown metric '%s' in a constraint",
 				c->metric);
 		cap = sim_metric_capacity(&ctx->board, m);
+		if (c->fraction && cap > 0 && c->bound > 1.0)
+			return dse_error_set_at(err, dse_cfg_file(ctx->cfg),
+				c->line, c->col, "constraints",
+				"a fraction of the board above 1 (100%%) allows "
+				"more '%s' than the board has", c->metric);
 		/* A fraction only means something for a resource the board
 		 * has; other metrics (latency in seconds) take the bound as
 		 * written.
@@ -334,6 +394,9 @@ dse_stat dse_ctx_setup(dse_ctx *ctx, const char *out_override,
 	    setup_constraints(ctx, err))
 		return dse_stat_error;
 	ctx->seed = dse_cfg_int(ctx->cfg, "search", "seed", 1);
+	if (dse_cfg_int(ctx->cfg, "search", "block", 0) > MAX_BLOCK)
+		return error_at(ctx, "search", "block", err,
+			"block must be at most 1073741824 points");
 	ctx->sopt.block = (uint64_t) dse_cfg_int(ctx->cfg, "search", "block",
 		0);
 	setup_output(ctx, out_override);

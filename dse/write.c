@@ -44,6 +44,7 @@ static void free_table(struct table *t)
 	if (t->strings)
 		for (r = 0; r < t->rows; r++)
 			free(t->strings[r]);
+	free(t->strings);
 	for (i = 0; i < t->n; i++)
 		free(t->owned[i]);
 }

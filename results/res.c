@@ -140,6 +140,7 @@ static dse_stat open_tmp(res_file *f, dse_error *err)
 
 res_file *res_file_create(const char *path, dse_error *err)
 {
+	struct stat sb;
 	struct res_quiet q;
 	res_file *f;
 	dse_stat st;
@@ -147,6 +148,14 @@ res_file *res_file_create(const char *path, dse_error *err)
 	if (!path || !path[0]) {
 		dse_error_set(err, DSE_E_RUNTIME,
 			"results file name is empty");
+		return NULL;
+	}
+	/* The final rename would fail on a directory; say so now, before
+	 * the sweep, not after it.
+	 */
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		dse_error_set(err, DSE_E_IO, "cannot write results file '%s': "
+			"it is a directory", path);
 		return NULL;
 	}
 	if (make_parent(path, err) < 0)

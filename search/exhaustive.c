@@ -6,6 +6,7 @@
  * sweep; inside a rank, threads take the rank's blocks dynamically.  Each
  * thread keeps its own front; fronts are merged thread -> rank -> root.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,8 @@ struct run {
 	uint64_t done_valid;	/* legal and feasible (atomic) */
 	uint64_t final_valid;	/* the global count, for the last report */
 	int failed;		/* a thread ran out of memory (atomic) */
+	int n_threads;
+	size_t *front_size;	/* each thread's front size (atomic) */
 };
 
 static int feasible(const search_options *opt, const sim_metrics *m)
@@ -61,9 +64,9 @@ static int sweep_block(struct run *run, uint64_t start, uint64_t end,
 	int k, n = search_space_n_knobs(run->space);
 
 	memset(&p, 0, sizeof(p));
-	search_space_digits(run->space, start, digit);
+	search__space_digits(run->space, start, digit);
 	for (k = 0; k < n; k++)
-		p.knobs[k] = search_space_value(run->space, k, digit[k]);
+		p.knobs[k] = search__space_value(run->space, k, digit[k]);
 	for (idx = start; idx < end; idx++) {
 		sim_eval(run->model, p.knobs, &p.metrics);
 		t->evaluated++;
@@ -77,9 +80,24 @@ static int sweep_block(struct run *run, uint64_t start, uint64_t end,
 			if (search_front_add(front, &p) < 0)
 				return -1;
 		}
-		search_space_next(run->space, digit, p.knobs);
+		search__space_next(run->space, digit, p.knobs);
 	}
 	return 0;
+}
+
+/* The largest thread front on this rank: the merged front is not known
+ * until the end, and this is a good guide to its size.
+ */
+static size_t largest_front(const struct run *run)
+{
+	size_t best = 0, v;
+	int t;
+
+	for (t = 0; t < run->n_threads; t++) {
+		v = __atomic_load_n(&run->front_size[t], __ATOMIC_RELAXED);
+		best = v > best ? v : best;
+	}
+	return best;
 }
 
 static void report(struct run *run, size_t front_size, int final)
@@ -132,8 +150,10 @@ static void sweep_thread(struct run *run, search_front *front,
 			__ATOMIC_RELAXED);
 		__atomic_add_fetch(&run->done_valid, t->valid - before_valid,
 			__ATOMIC_RELAXED);
+		__atomic_store_n(&run->front_size[tid],
+			search_front_size(front), __ATOMIC_RELAXED);
 		if (tid == 0)
-			report(run, search_front_size(front), 0);
+			report(run, largest_front(run), 0);
 	}
 }
 
@@ -146,9 +166,13 @@ static dse_stat sweep_rank(struct run *run, search_front *front,
 	struct tally *tt = calloc(nt, sizeof(*tt));
 	dse_stat st = dse_stat_ok;
 
-	if (!tf || !tt) {
+	run->n_threads = nt;
+	run->front_size = calloc(nt, sizeof(*run->front_size));
+	if (!tf || !tt || !run->front_size) {
 		free(tf);
 		free(tt);
+		free(run->front_size);
+		run->front_size = NULL;
 		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
 	}
 	for (i = 0; i < nt; i++)
@@ -176,6 +200,9 @@ static dse_stat sweep_rank(struct run *run, search_front *front,
 	}
 	free(tf);
 	free(tt);
+	free(run->front_size);
+	run->front_size = NULL;
+	run->n_threads = 0;
 	if (st == dse_stat_ok && run->failed)
 		st = dse_error_set(err, DSE_E_NOMEM,
 			"out of memory while sweeping");
@@ -193,42 +220,83 @@ static dse_stat mpi_check(int rc, const char *what, dse_error *err)
 	return dse_error_set(err, DSE_E_MPI, "%s failed: %s", what, msg);
 }
 
-/* Gathers every rank's front on root and merges them there.  Collective. */
+/* Agrees on success: returns dse_stat_error on every rank when any rank
+ * failed, so no rank is left waiting in a later collective.
+ */
+static dse_stat agree(dse_stat st, MPI_Comm comm, dse_error *err)
+{
+	int mine = st != dse_stat_ok, any = 1;
+
+	if (MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm) !=
+			MPI_SUCCESS)
+		any = 1;
+	if (any && st == dse_stat_ok)
+		dse_error_set(err, DSE_E_RUNTIME,
+			"the search failed on another rank");
+	return any ? dse_stat_error : dse_stat_ok;
+}
+
+/* Gathers every rank's front on root and merges them there.  Collective.
+ * Ranks agree after every step that can fail locally, so a rank out of
+ * memory never leaves the others blocked in the next collective.
+ */
 static dse_stat gather_fronts(struct run *run, search_front *front,
 	MPI_Comm comm, dse_error *err)
 {
 	size_t n = search_front_size(front), i;
-	int count = (int) (n * sizeof(search_point)), *counts = NULL,
-		*displs = NULL, r, total = 0;
+	int count = (int) n, *counts = NULL, *displs = NULL, r;
 	search_point *mine = malloc(n ? n * sizeof(*mine) : 1), *all = NULL;
+	MPI_Datatype point_type;
+	int64_t total = 0;
 	dse_stat st = dse_stat_ok;
 
-	if (!mine)
-		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
-	for (i = 0; i < n; i++)
+	if (!mine || n > INT_MAX)
+		st = dse_error_set(err, DSE_E_NOMEM,
+			"cannot hold a front of %zu points", n);
+	for (i = 0; mine && i < n; i++)
 		mine[i] = *search_front_at(front, i);
-	if (run->rank == 0) {
+	if (st == dse_stat_ok && run->rank == 0) {
 		counts = calloc(run->size, sizeof(int));
 		displs = calloc(run->size, sizeof(int));
+		if (!counts || !displs)
+			st = dse_error_set(err, DSE_E_NOMEM, "out of memory");
 	}
+	if (agree(st, comm, err) != dse_stat_ok)
+		goto done;
 	st = mpi_check(MPI_Gather(&count, 1, MPI_INT, counts, 1, MPI_INT, 0,
 		comm), "MPI_Gather of front sizes", err);
 	if (st == dse_stat_ok && run->rank == 0) {
 		for (r = 0; r < run->size; r++) {
-			displs[r] = total;
+			displs[r] = (int) total;
 			total += counts[r];
 		}
-		all = malloc(total ? total : 1);
+		all = total <= INT_MAX ?
+			malloc(total ? total * sizeof(*all) : 1) : NULL;
+		if (!all)
+			st = dse_error_set(err, DSE_E_NOMEM,
+				"cannot hold %lld front points on root",
+				(long long) total);
 	}
+	if (agree(st, comm, err) != dse_stat_ok)
+		goto done;
+	/* Every rank runs the same binary, so a point travels as raw bytes. */
+	st = mpi_check(MPI_Type_contiguous((int) sizeof(search_point),
+		MPI_BYTE, &point_type), "MPI_Type_contiguous", err);
 	if (st == dse_stat_ok)
-		st = mpi_check(MPI_Gatherv(mine, count, MPI_BYTE, all, counts,
-			displs, MPI_BYTE, 0, comm), "MPI_Gatherv of fronts",
+		st = mpi_check(MPI_Type_commit(&point_type), "MPI_Type_commit",
 			err);
+	if (st == dse_stat_ok) {
+		st = mpi_check(MPI_Gatherv(mine, count, point_type, all,
+			counts, displs, point_type, 0, comm),
+			"MPI_Gatherv of fronts", err);
+		MPI_Type_free(&point_type);
+	}
 	/* Root's own points are already in "front"; add the other ranks'. */
-	if (st == dse_stat_ok && run->rank == 0 && search__front_add_many(front,
-			all + counts[0] / sizeof(search_point),
-			(total - counts[0]) / sizeof(search_point)) < 0)
+	if (st == dse_stat_ok && run->rank == 0 &&
+	    search__front_add_many(front, all + counts[0],
+			(size_t) (total - counts[0])) < 0)
 		st = dse_error_set(err, DSE_E_NOMEM, "out of memory");
+done:
 	free(mine);
 	free(all);
 	free(counts);
@@ -256,22 +324,6 @@ static dse_stat reduce_tally(struct tally *t, MPI_Comm comm, dse_error *err)
 	for (s = 0; s < SIM_N_STATUS; s++)
 		t->status[s] = out[3 + s];
 	return dse_stat_ok;
-}
-
-/* Agrees on success: returns dse_stat_error on every rank when any rank
- * failed, so no rank is left waiting in a later collective.
- */
-static dse_stat agree(dse_stat st, MPI_Comm comm, dse_error *err)
-{
-	int mine = st != dse_stat_ok, any = 1;
-
-	if (MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm) !=
-			MPI_SUCCESS)
-		any = 1;
-	if (any && st == dse_stat_ok)
-		dse_error_set(err, DSE_E_RUNTIME,
-			"the search failed on another rank");
-	return any ? dse_stat_error : dse_stat_ok;
 }
 
 dse_stat search_exhaustive(const search_space *space, const sim_model *model,
@@ -305,10 +357,17 @@ dse_stat search_exhaustive(const search_space *space, const sim_model *model,
 			(n_blocks - run.rank + run.size - 1) / run.size : 0;
 	}
 	front = search_front_alloc(opt->n_obj, opt->objectives);
-	if (!front)
-		return agree(dse_error_set(err, DSE_E_NOMEM, "out of memory"),
-			comm, err);
-	MPI_Barrier(comm);
+	st = front ? dse_stat_ok :
+		dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	if (agree(st, comm, err) != dse_stat_ok) {
+		search_front_free(front);
+		return dse_stat_error;
+	}
+	/* Start the clock together, so the time measures the sweep. */
+	if (mpi_check(MPI_Barrier(comm), "MPI_Barrier", err)) {
+		search_front_free(front);
+		return dse_stat_error;
+	}
 	run.t0 = omp_get_wtime();
 	run.next_report = run.t0 + opt->progress_interval;
 	st = sweep_rank(&run, front, &sum, &result->threads, err);

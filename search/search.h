@@ -85,7 +85,8 @@ typedef struct search_progress {
 	uint64_t evaluated;	/* estimated over all ranks */
 	uint64_t valid;
 	uint64_t total;
-	size_t front_size;	/* of the calling rank */
+	size_t front_size;	/* largest thread front on rank 0; the
+				 * merged front at the last call */
 	double seconds;
 } search_progress;
 

@@ -5,13 +5,13 @@
 #include "search.h"
 
 /* The value of knob k at position "digit" of its list. */
-int32_t search_space_value(const search_space *space, int k, int digit);
+int32_t search__space_value(const search_space *space, int k, int digit);
 /* Splits an index into per-knob digits (positions in the value lists). */
-void search_space_digits(const search_space *space, uint64_t idx, int *digit);
+void search__space_digits(const search_space *space, uint64_t idx, int *digit);
 /* Advances digits and knob values to the next index, as an odometer.
  * Returns 0 after the last index (everything wrapped to zero).
  */
-int search_space_next(const search_space *space, int *digit, int32_t *knobs);
+int search__space_next(const search_space *space, int *digit, int32_t *knobs);
 
 /* Offers n points at once; returns -1 on memory exhaustion. */
 int search__front_add_many(search_front *front, const search_point *p,

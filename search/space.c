@@ -85,7 +85,7 @@ int search_space_knob_size(const search_space *space, int k)
 	return space->size[k];
 }
 
-int32_t search_space_value(const search_space *space, int k, int digit)
+int32_t search__space_value(const search_space *space, int k, int digit)
 {
 	return space->values[k][digit];
 }
@@ -107,7 +107,7 @@ uint64_t search_space_size(const search_space *space)
 	return total;
 }
 
-void search_space_digits(const search_space *space, uint64_t idx, int *digit)
+void search__space_digits(const search_space *space, uint64_t idx, int *digit)
 {
 	int k;
 
@@ -125,12 +125,12 @@ void search_space_decode(const search_space *space, uint64_t idx,
 	int digit[SEARCH_MAX_KNOBS];
 	int k;
 
-	search_space_digits(space, idx, digit);
+	search__space_digits(space, idx, digit);
 	for (k = 0; k < space->n_knobs; k++)
 		knobs[k] = space->values[k][digit[k]];
 }
 
-int search_space_next(const search_space *space, int *digit, int32_t *knobs)
+int search__space_next(const search_space *space, int *digit, int32_t *knobs)
 {
 	int k;
 

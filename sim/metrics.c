@@ -24,6 +24,7 @@ static const char *const status_names[SIM_N_STATUS] = {
 	[SIM_BAD_TILE] = "array_part does not divide the loop bound",
 	[SIM_BAD_LATENCY] = "latency does not divide array_part",
 	[SIM_BAD_SIMD] = "simd does not divide the reduction tile",
+	[SIM_TOO_LARGE] = "cycles or resources overflow 64 bits",
 };
 
 static int metric_valid(enum sim_metric m)

@@ -270,25 +270,46 @@ static int read_point(const sim_model *m, const int32_t *knobs,
 	return SIM_OK;
 }
 
-/* Cycles of the whole kernel for a legal point; also gives the II. */
+/* Products and sums of the cycle count can exceed 64 bits only for
+ * absurdly large kernels; then the point is recorded as too large instead
+ * of wrapping into a negative, seemingly excellent design.
+ */
+static int mul_ok(int64_t a, int64_t b, int64_t *out)
+{
+	return !__builtin_mul_overflow(a, b, out);
+}
+
+static int add_ok(int64_t a, int64_t b, int64_t *out)
+{
+	return !__builtin_add_overflow(a, b, out);
+}
+
+/* Cycles of the whole kernel for a legal point; also gives the II.
+ * Returns -1 when the count does not fit in 64 bits.
+ */
 static int64_t point_cycles(const sim_model *m, const struct point *p,
 	int64_t *ii_out)
 {
 	int64_t tr = p->t[m->r];
 	int64_t lat = p->l0 * p->l1;
-	int64_t ii, n_tiles, n_out, comp, load, main, drain, pro, epi;
+	int64_t ii, n_tiles, n_out, comp, load, step, main, drain, pro, epi;
+	int64_t total;
 
 	/* Each PE interleaves L0*L1 independent accumulators, so the add of
 	 * one output comes back round only every L0*L1 cycles; if that is
 	 * shorter than the adder's latency the PE loop must stall.
 	 */
 	ii = lat >= m->acc_latency ? 1 : ceil_div(m->acc_latency, lat);
+	/* Tile counts multiply to at most the instance count, which the
+	 * front end has checked fits in 64 bits.
+	 */
 	n_tiles = p->n[0] * p->n[1] * p->n[2];
 	n_out = p->n[m->s0] * p->n[m->s1];
 	/* A PE computes its L0 x L1 outputs over T[r]/S reduction steps,
 	 * S MACs per step.
 	 */
-	comp = lat * (tr / p->s) * ii;
+	if (!mul_ok(lat * (tr / p->s), ii, &comp))
+		return -1;
 	/* A tile needs T[s0] x T[r] words of A and T[s1] x T[r] words of B,
 	 * read on separate ports at the same time.
 	 */
@@ -298,7 +319,9 @@ static int64_t point_cycles(const sim_model *m, const struct point *p,
 	 * step costs the slower of loading the next tile and computing this
 	 * one, and the last compute is exposed.
 	 */
-	main = load + (n_tiles - 1) * max64(load, comp) + comp;
+	if (!mul_ok(n_tiles - 1, max64(load, comp), &step) ||
+	    !add_ok(step, load + comp, &main))
+		return -1;
 	/* Each finished output tile is written out through the drain chain,
 	 * whose depth is the number of PE rows.
 	 */
@@ -310,7 +333,10 @@ static int64_t point_cycles(const sim_model *m, const struct point *p,
 	pro = m->dram_latency + p->rows + p->cols;
 	epi = p->rows + p->cols;
 	*ii_out = ii;
-	return pro + main + n_out * drain + epi;
+	if (!mul_ok(n_out, drain, &total) || !add_ok(total, main, &total) ||
+	    !add_ok(total, pro + epi, &total))
+		return -1;
+	return total;
 }
 
 /* BRAM18K blocks of one buffer whose width is b*S bits.  Widths beyond the
@@ -321,19 +347,33 @@ static int64_t wide_bram(int64_t width, int64_t depth)
 	return arch_bram18k(width > INT_MAX ? INT_MAX : (int) width, depth);
 }
 
-/* DSP and BRAM18K of a legal point.  This first model keeps every buffer in
- * BRAM and uses no URAM.
+/* Above this, a resource count is not a design anyone can build, and the
+ * 64-bit sums below could wrap: such points are recorded as too large.
  */
-static void point_resources(const sim_model *m, const struct point *p,
+#define RESOURCE_LIMIT 1e18
+
+/* DSP and BRAM18K of a legal point.  This first model keeps every buffer in
+ * BRAM and uses no URAM.  Returns SIM_OK or SIM_TOO_LARGE.
+ */
+static int point_resources(const sim_model *m, const struct point *p,
 	sim_metrics *out)
 {
 	int64_t pes = p->rows * p->cols;
 	int64_t tr = p->t[m->r];
 	int64_t width = (int64_t) m->bits * p->s;
-	double dsp = (double) (pes * p->s) * m->dsp_per_mac;
-	int64_t dsp_int = (int64_t) dsp;
-	int64_t acc;
+	double dsp = (double) pes * (double) p->s * m->dsp_per_mac;
+	double a_words = (double) p->l0 * (double) tr * (double) m->bits;
+	double b_words = (double) p->l1 * (double) tr * (double) m->bits;
+	int64_t dsp_int, acc;
 
+	/* The L2 buffers hold the most bits; bound their blocks (at least
+	 * one bit in 18K per block) before any 64-bit product is formed.
+	 */
+	if (dsp > RESOURCE_LIMIT ||
+	    (double) p->rows * a_words + (double) p->cols * b_words >
+	    RESOURCE_LIMIT)
+		return SIM_TOO_LARGE;
+	dsp_int = (int64_t) dsp;
 	/* Every PE has S MAC units. */
 	out->dsp = (double) dsp_int < dsp ? dsp_int + 1 : dsp_int;
 	/* Each PE holds its L0 x L1 accumulators, and each drain module the
@@ -347,6 +387,7 @@ static void point_resources(const sim_model *m, const struct point *p,
 	out->bram18k += 2 * p->rows * wide_bram(width, p->l0 * tr / p->s);
 	out->bram18k += 2 * p->cols * wide_bram(width, p->l1 * tr / p->s);
 	out->uram = 0;
+	return SIM_OK;
 }
 
 void sim_eval(const sim_model *model, const int32_t *knobs, sim_metrics *out)
@@ -359,13 +400,20 @@ void sim_eval(const sim_model *model, const int32_t *knobs, sim_metrics *out)
 	if (out->status != SIM_OK)
 		return;
 	cycles = point_cycles(model, &p, &ii);
+	if (cycles < 0) {
+		out->status = SIM_TOO_LARGE;
+		return;
+	}
 	out->cycles = (uint64_t) cycles;
 	out->latency_s = (double) cycles * model->inv_hz;
 	out->gops = model->gops_cycles / (double) cycles;
 	out->pe_rows = (int32_t) p.rows;
 	out->pe_cols = (int32_t) p.cols;
 	out->ii = (int32_t) ii;
-	point_resources(model, &p, out);
+	if (point_resources(model, &p, out) != SIM_OK) {
+		memset(out, 0, sizeof(*out));
+		out->status = SIM_TOO_LARGE;
+	}
 }
 
 void sim_sa_sizes(const sim_model *model, const int32_t *knobs, char *buf,

@@ -34,6 +34,7 @@ enum sim_status {
 	SIM_BAD_TILE,		/* array_part does not divide the loop bound */
 	SIM_BAD_LATENCY,	/* latency does not divide array_part */
 	SIM_BAD_SIMD,		/* simd does not divide the reduction tile */
+	SIM_TOO_LARGE,		/* cycles or resources beyond 64 bits */
 	SIM_N_STATUS
 };
 const char *sim_status_name(int status);

@@ -82,6 +82,26 @@ bad_case emptyset 8:14 array_part "empty" "$good_kernel
 array_part = 3..3 divisors"
 bad_case section 7:2 spaces "unknown section" "$good_kernel
 [spaces]"
+bad_case fraction 8:15 constraints "fraction of the board above 1" "$good_kernel
+[search]
+constraints = dsp <= 500%"
+bad_case mhz 8:7 mhz "at most 5000" "$good_kernel
+[platform]
+mhz = 99999"
+bad_case huge 9:11 latency "more than 2\^64 points" "$good_kernel
+[space]
+array_part = 1..1000000
+latency = 1..1000000"
+bad_case name 2:8 name "short identifier" "[kernel]
+name = ../evil
+domain = [M] -> { S0[i,j,k] : 0 <= i,j,k < M }
+reads = [M] -> { S0[i,j,k] -> A[i,k]; S0[i,j,k] -> B[k,j] }
+writes = [M] -> { S0[i,j,k] -> C[i,j] }
+params = M=64"
+printf '[kernel]\nname = mm\n\0[bogus]\n' >"$TMP/nul.cfg"
+expect 2 "nul.cfg:3:1: error: a NUL byte" -- -o "$TMP/out-nul.h5" "$TMP/nul.cfg"
+mkdir -p "$TMP/adir"
+expect 1 "is a directory" -- -q -o "$TMP/adir" "$SRC/configs/mm-small.cfg"
 
 # The same bad config under mpirun: every rank agrees, status 2, one message.
 out=$(mpi 2 1 -o "$TMP/mpi.h5" "$TMP/board.cfg" 2>&1)

@@ -804,8 +804,9 @@ static void test_life_cycle(void **state)
 	assert_no_open_ids();
 }
 
-/* A final name that is a directory makes the rename fail: the error
- * names it and the temporary file goes away.
+/* A final name that is a directory is refused at creation, before any
+ * work; one that becomes a directory while the file is being written makes
+ * the rename fail: the error names it and the temporary file goes away.
  */
 static void test_commit_failure(void **state)
 {
@@ -817,10 +818,16 @@ static void test_commit_failure(void **state)
 	join(inner, file, "keep");
 	tmp_name(tmp, file);
 	assert_int_equal(mkdir(file, 0777), 0);
-	write_old(inner);
+	assert_null(res_file_create(file, &err));
+	assert_int_equal(err.code, DSE_E_IO);
+	assert_non_null(strstr(err.msg, "is a directory"));
+	assert_false(exists(tmp));
+	assert_int_equal(rmdir(file), 0);
 	f = res_file_create(file, &err);
 	assert_non_null(f);
 	assert_true(exists(tmp));
+	assert_int_equal(mkdir(file, 0777), 0);
+	write_old(inner);
 	assert_int_equal(res_file_commit(f, &err), dse_stat_error);
 	assert_int_equal(err.code, DSE_E_IO);
 	assert_non_null(strstr(err.msg, file));

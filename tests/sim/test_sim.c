@@ -40,12 +40,13 @@ static const arch_dtype t32 = { "t32", 32, 5.0, 4, 1 };
 static const arch_dtype t16 = { "t16", 16, 1.5, 3, 1 };
 static const arch_dtype t8 = { "t8", 8, 1.0, 1, 0 };
 
-enum { TMPL_MM64, TMPL_B, TMPL_MM1024 };
+enum { TMPL_MM64, TMPL_B, TMPL_MM1024, TMPL_HUGE };
 
 /* Fills the templates by hand.  MM64: C[i][j] += A[i][k]*B[k][j] with
  * 64^3 iterations, space loops i, j.  B: loops i, j, k of 32 x 16 x 8 whose
  * space loops are k then i and whose reduction is j, so that the model's
  * loop bookkeeping is exercised.  MM1024: the 1024^3 matrix multiply.
+ * HUGE: 2^21 per loop, 2^63 instances, where cycles and DSP overflow.
  */
 static poly_template make_template(int which)
 {
@@ -69,7 +70,8 @@ static poly_template make_template(int which)
 		t.reduction = 1;
 		t.space_time = 5;
 	} else {
-		int64_t e = which == TMPL_MM64 ? 64 : 1024;
+		int64_t e = which == TMPL_MM64 ? 64 :
+			which == TMPL_HUGE ? INT64_C(1) << 21 : 1024;
 
 		snprintf(t.kernel, sizeof(t.kernel), "mm");
 		t.extent[0] = t.extent[1] = t.extent[2] = e;
@@ -78,7 +80,8 @@ static poly_template make_template(int which)
 		t.reduction = 2;
 		t.space_time = 3;
 	}
-	t.points = (uint64_t) (t.extent[0] * t.extent[1] * t.extent[2]);
+	t.points = (uint64_t) t.extent[0] * (uint64_t) t.extent[1] *
+		(uint64_t) t.extent[2];
 	return t;
 }
 
@@ -271,16 +274,24 @@ static const struct legality_case {
 	{ TMPL_B, { 8, 16, 4, 4, 16, 4 }, SIM_BAD_LATENCY },
 	{ TMPL_B, { 8, 8, 4, 2, 4, 16 }, SIM_BAD_SIMD },
 	{ TMPL_B, { 8, 32, 4, 2, 4, 4 }, SIM_BAD_TILE },
+	/* 2^63 single-MAC tiles: the cycle count does not fit in 64 bits. */
+	{ TMPL_HUGE, { 1, 1, 1, 1, 1, 1 }, SIM_TOO_LARGE },
+	/* One tile, 2^42 PEs x 2^21 lanes x 5 DSP. */
+	{ TMPL_HUGE, { 1 << 21, 1 << 21, 1 << 21, 1, 1, 1 << 21 },
+	  SIM_TOO_LARGE },
+	/* Big but representable: 2^21 x 2^21 x 2^10 in 2^20-point tiles. */
+	{ TMPL_HUGE, { 1 << 10, 1 << 10, 1 << 10, 1, 1, 1 }, SIM_OK },
 };
 
 static void test_legality(void **state)
 {
-	sim_model *m[2];
+	sim_model *m[TMPL_HUGE + 1] = { NULL };
 	size_t i;
 
 	(void) state;
 	m[TMPL_MM64] = make_model(TMPL_MM64, &easy_board, &t32);
 	m[TMPL_B] = make_model(TMPL_B, &easy_board, &t8);
+	m[TMPL_HUGE] = make_model(TMPL_HUGE, &easy_board, &t32);
 	for (i = 0; i < N_ELEMS(legality_cases); i++) {
 		const struct legality_case *c = &legality_cases[i];
 		sim_metrics out;
@@ -304,8 +315,8 @@ static void test_legality(void **state)
 		assert_int_equal(out.pe_cols, 0);
 		assert_int_equal(out.ii, 0);
 	}
-	sim_model_free(m[0]);
-	sim_model_free(m[1]);
+	for (i = 0; i < N_ELEMS(m); i++)
+		sim_model_free(m[i]);
 }
 
 static const struct status_case {
@@ -316,6 +327,7 @@ static const struct status_case {
 	{ SIM_BAD_TILE, "array_part does not divide the loop bound" },
 	{ SIM_BAD_LATENCY, "latency does not divide array_part" },
 	{ SIM_BAD_SIMD, "simd does not divide the reduction tile" },
+	{ SIM_TOO_LARGE, "cycles or resources overflow 64 bits" },
 	{ SIM_N_STATUS, "unknown status" },
 	{ -1, "unknown status" },
 };
@@ -355,12 +367,13 @@ static const struct knob_case {
 
 static void test_knobs(void **state)
 {
-	sim_model *m[2];
+	sim_model *m[TMPL_HUGE + 1] = { NULL };
 	size_t i;
 
 	(void) state;
 	m[TMPL_MM64] = make_model(TMPL_MM64, &easy_board, &t32);
 	m[TMPL_B] = make_model(TMPL_B, &easy_board, &t8);
+	m[TMPL_HUGE] = make_model(TMPL_HUGE, &easy_board, &t32);
 	assert_int_equal(sim_model_n_knobs(m[0]), 6);
 	assert_int_equal(sim_model_n_knobs(m[1]), 6);
 	for (i = 0; i < N_ELEMS(knob_cases); i++) {
@@ -397,12 +410,13 @@ static const struct sa_case {
 
 static void test_sa_sizes(void **state)
 {
-	sim_model *m[2];
+	sim_model *m[TMPL_HUGE + 1] = { NULL };
 	size_t i;
 
 	(void) state;
 	m[TMPL_MM64] = make_model(TMPL_MM64, &easy_board, &t32);
 	m[TMPL_B] = make_model(TMPL_B, &easy_board, &t8);
+	m[TMPL_HUGE] = make_model(TMPL_HUGE, &easy_board, &t32);
 	for (i = 0; i < N_ELEMS(sa_cases); i++) {
 		char buf[256];
 
