@@ -300,11 +300,12 @@ static int64_t point_cycles(const sim_model *m, const struct point *p,
 	 * shorter than the adder's latency the PE loop must stall.
 	 */
 	ii = lat >= m->acc_latency ? 1 : ceil_div(m->acc_latency, lat);
-	/* Tile counts multiply to at most the instance count, which the
-	 * front end has checked fits in 64 bits.
+	/* The tile count is at most the instance count, which fits in 64
+	 * unsigned bits but not always in 63.
 	 */
-	n_tiles = p->n[0] * p->n[1] * p->n[2];
-	n_out = p->n[m->s0] * p->n[m->s1];
+	if (!mul_ok(p->n[m->s0], p->n[m->s1], &n_out) ||
+	    !mul_ok(n_out, p->n[m->r], &n_tiles))
+		return -1;
 	/* A PE computes its L0 x L1 outputs over T[r]/S reduction steps,
 	 * S MACs per step.
 	 */
