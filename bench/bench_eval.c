@@ -15,29 +15,7 @@
 #include <omp.h>
 
 #include "search/search.h"
-
-static poly_template mm_template(int64_t m, int64_t n, int64_t k)
-{
-	poly_template t;
-
-	memset(&t, 0, sizeof(t));
-	strcpy(t.kernel, "mm");
-	strcpy(t.statement, "S0");
-	t.n_loops = 3;
-	strcpy(t.loop[0], "i");
-	strcpy(t.loop[1], "j");
-	strcpy(t.loop[2], "k");
-	t.extent[0] = m;
-	t.extent[1] = n;
-	t.extent[2] = k;
-	t.reduction = 2;
-	t.space_time = 3;
-	t.n_space = 2;
-	t.space_loop[1] = 1;
-	t.points = (uint64_t) (m * n * k);
-	t.ops_per_point = 2;
-	return t;
-}
+#include "tests/support/mm_kernel.h"
 
 /* The default sweep's knob lists: divisors for array_part, 1..64 in powers
  * of two for latency, 1/2/4/8 for simd.
@@ -103,7 +81,7 @@ int main(int argc, char **argv)
 		n = atoll(argv[2]);
 		k = atoll(argv[3]);
 	}
-	t = mm_template(m, n, k);
+	t = mm_kernel_template(m, n, k);
 	model = sim_model_alloc(&t, arch_board_find("u250"),
 		arch_dtype_find("fp32"), NULL);
 	s = mm_space(model, &t);

@@ -13,6 +13,7 @@
 #include <mpi.h>
 
 #include "search/search.h"
+#include "tests/support/mm_kernel.h"
 
 struct sweep_case {
 	const char *what;
@@ -36,31 +37,6 @@ static const struct sweep_case cases[] = {
 	{ "throughput x dsp", { 32, 32, 32 }, 2,
 	  { SIM_M_GOPS, SIM_M_DSP }, 0, { { 0, 0 } }, 33 },
 };
-
-static poly_template make_template(const int64_t *extent)
-{
-	static const char *const names[] = { "i", "j", "k" };
-	poly_template t;
-	int l;
-
-	memset(&t, 0, sizeof(t));
-	strcpy(t.kernel, "mm");
-	strcpy(t.statement, "S0");
-	t.n_loops = 3;
-	t.points = 1;
-	for (l = 0; l < 3; l++) {
-		strcpy(t.loop[l], names[l]);
-		t.extent[l] = extent[l];
-		t.points *= (uint64_t) extent[l];
-	}
-	t.reduction = 2;
-	t.space_time = 3;
-	t.n_space = 2;
-	t.space_loop[0] = 0;
-	t.space_loop[1] = 1;
-	t.ops_per_point = 2;
-	return t;
-}
 
 /* Every divisor of each extent as array_part, 1..8 as latency and simd:
  * many illegal points, many legal ones.
@@ -126,7 +102,8 @@ static search_front *serial_front(const struct sweep_case *c,
 static void run_case(const struct sweep_case *c, int rank)
 {
 	const arch_board *board = arch_board_find("u250");
-	poly_template t = make_template(c->extent);
+	poly_template t = mm_kernel_template(c->extent[0], c->extent[1],
+		c->extent[2]);
 	sim_model *model = sim_model_alloc(&t, board, arch_dtype_find("fp32"),
 		NULL);
 	search_space *s = make_space(model, &t);
