@@ -89,13 +89,14 @@ static dse_stat setup_board(dse_ctx *ctx, dse_error *err)
 	return dse_stat_ok;
 }
 
-static poly_source source(const dse_ctx *ctx, const char *key)
+static poly_source source(const dse_ctx *ctx, const char *section,
+	const char *key)
 {
 	poly_source s;
 
 	s.file = dse_cfg_file(ctx->cfg);
 	s.key = key;
-	dse_cfg_pos(ctx->cfg, "kernel", key, &s.line, &s.col);
+	dse_cfg_pos(ctx->cfg, section, key, &s.line, &s.col);
 	return s;
 }
 
@@ -145,11 +146,12 @@ static dse_stat setup_kernel(dse_ctx *ctx, dse_error *err)
 		d.param_value[i] = dse_cfg_param_value(cfg, "kernel",
 			"params", i);
 	}
-	d.domain_src = source(ctx, "domain");
-	d.reads_src = source(ctx, "reads");
-	d.writes_src = source(ctx, "writes");
-	d.params_src = source(ctx, "params");
-	d.reduction_src = source(ctx, "reduction");
+	d.domain_src = source(ctx, "kernel", "domain");
+	d.reads_src = source(ctx, "kernel", "reads");
+	d.writes_src = source(ctx, "kernel", "writes");
+	d.params_src = source(ctx, "kernel", "params");
+	d.reduction_src = source(ctx, "kernel", "reduction");
+	d.space_time_src = source(ctx, "space", "space_time");
 
 	if (dse_cfg_has(cfg, "space", "space_time")) {
 		if (dse_cfg_int_set(cfg, "space", "space_time", 64, &st, &n_st,
@@ -164,13 +166,6 @@ static dse_stat setup_kernel(dse_ctx *ctx, dse_error *err)
 	}
 	r = poly_template_build(&d, st ? (int) st[0] : 3, &ctx->tmpl, err);
 	free(st);
-	if (r != dse_stat_ok && err && err->code == DSE_E_INPUT &&
-	    !err->file[0] && dse_cfg_has(cfg, "space", "space_time")) {
-		char msg[DSE_ERROR_MSG_LEN];
-
-		memcpy(msg, err->msg, sizeof(msg));
-		return error_at(ctx, "space", "space_time", err, "%s", msg);
-	}
 	return r;
 }
 
@@ -373,6 +368,7 @@ dse_stat dse_ctx_setup(dse_ctx *ctx, const char *out_override,
 	dse_error *err)
 {
 	const char *dt;
+	int64_t block;
 
 	if (setup_board(ctx, err))
 		return dse_stat_error;
@@ -394,11 +390,11 @@ dse_stat dse_ctx_setup(dse_ctx *ctx, const char *out_override,
 	    setup_constraints(ctx, err))
 		return dse_stat_error;
 	ctx->seed = dse_cfg_int(ctx->cfg, "search", "seed", 1);
-	if (dse_cfg_int(ctx->cfg, "search", "block", 0) > MAX_BLOCK)
+	block = dse_cfg_int(ctx->cfg, "search", "block", 0);
+	if (block > MAX_BLOCK)
 		return error_at(ctx, "search", "block", err,
 			"block must be at most 1073741824 points");
-	ctx->sopt.block = (uint64_t) dse_cfg_int(ctx->cfg, "search", "block",
-		0);
+	ctx->sopt.block = (uint64_t) block;
 	setup_output(ctx, out_override);
 	return dse_stat_ok;
 }

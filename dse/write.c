@@ -5,13 +5,35 @@
 
 #include "ctx.h"
 
-/* Metric columns of the front, in file order. */
-static const int metric_cols[] = { SIM_M_CYCLES, SIM_M_LATENCY, SIM_M_GOPS,
-	SIM_M_DSP, SIM_M_BRAM18K, SIM_M_URAM };
+/* Metric columns of the front, in file order: seconds and throughput are
+ * real numbers, counts are exact integers.
+ */
+static const struct metric_col {
+	int metric;
+	enum res_type type;
+} metric_cols[] = {
+	{ SIM_M_CYCLES, RES_I64 }, { SIM_M_LATENCY, RES_F64 },
+	{ SIM_M_GOPS, RES_F64 }, { SIM_M_DSP, RES_I64 },
+	{ SIM_M_BRAM18K, RES_I64 }, { SIM_M_URAM, RES_I64 },
+};
 #define N_METRIC_COLS ((int) (sizeof(metric_cols) / sizeof(metric_cols[0])))
 /* Integer columns derived from the metrics. */
 #define N_SHAPE_COLS 3
 #define MAX_COLS (2 + SEARCH_MAX_KNOBS + N_SHAPE_COLS + N_METRIC_COLS + 1)
+
+/* An integer metric read from the struct itself, not through a double,
+ * which would round cycle counts beyond 2^53.
+ */
+static int64_t metric_i64(const sim_metrics *m, int metric)
+{
+	switch (metric) {
+	case SIM_M_CYCLES: return (int64_t) m->cycles;
+	case SIM_M_DSP: return m->dsp;
+	case SIM_M_BRAM18K: return m->bram18k;
+	case SIM_M_URAM: return m->uram;
+	default: return (int64_t) sim_metrics_get(m, metric);
+	}
+}
 
 struct table {
 	res_column col[MAX_COLS];
@@ -70,10 +92,9 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 	shape[1] = add_col(t, "pe_cols", "PE", RES_I64);
 	shape[2] = add_col(t, "ii", "cycles", RES_I64);
 	for (m = 0; m < N_METRIC_COLS; m++)
-		mcol[m] = add_col(t, sim_metric_name(metric_cols[m]),
-			sim_metric_unit(metric_cols[m]),
-			metric_cols[m] == SIM_M_LATENCY ||
-			metric_cols[m] == SIM_M_GOPS ? RES_F64 : RES_I64);
+		mcol[m] = add_col(t, sim_metric_name(metric_cols[m].metric),
+			sim_metric_unit(metric_cols[m].metric),
+			metric_cols[m].type);
 	model = add_col(t, "model", "", RES_STR);
 	sa = add_col(t, "sa_sizes", "", RES_STR);
 	t->strings = calloc(t->rows ? t->rows : 1, sizeof(char *));
@@ -90,16 +111,13 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 		shape[0][r] = p->metrics.pe_rows;
 		shape[1][r] = p->metrics.pe_cols;
 		shape[2][r] = p->metrics.ii;
-		for (m = 0; m < N_METRIC_COLS; m++) {
-			double v = sim_metrics_get(&p->metrics, metric_cols[m]);
-
-			if (t->col[nk + 1 + N_SHAPE_COLS + m].type == RES_F64)
-				((double *) mcol[m])[r] = v;
+		for (m = 0; m < N_METRIC_COLS; m++)
+			if (metric_cols[m].type == RES_F64)
+				((double *) mcol[m])[r] = sim_metrics_get(
+					&p->metrics, metric_cols[m].metric);
 			else
-				((int64_t *) mcol[m])[r] = (int64_t) v;
-		}
-		/* Cycles exceed a double's exact range only beyond 2^53. */
-		((int64_t *) mcol[0])[r] = (int64_t) p->metrics.cycles;
+				((int64_t *) mcol[m])[r] = metric_i64(
+					&p->metrics, metric_cols[m].metric);
 		model[r] = "analytic";
 		t->strings[r] = malloc(RES_STR_LEN);
 		if (!t->strings[r])

@@ -158,9 +158,10 @@ static dse_stat build(isl_ctx *ctx, const poly_kernel_desc *desc,
 	if (poly__kernel_read(ctx, desc, &k, err) != dse_stat_ok)
 		return dse_stat_error;
 	if (!builder)
-		stat = dse_error_set(err, DSE_E_INPUT, "space_time[%d] is not "
-			"supported yet; this version builds space_time[3], the "
-			"output-stationary 2-D array", space_time);
+		stat = poly__input_error(err, &desc->space_time_src,
+			"space_time[%d] is not supported yet; this version "
+			"builds space_time[3], the output-stationary 2-D array",
+			space_time);
 	else
 		stat = fill_kernel(&k, desc, tmpl, err);
 	tmpl->space_time = space_time;

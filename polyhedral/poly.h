@@ -38,6 +38,7 @@ typedef struct poly_kernel_desc {
 	const char *reduction;	/* name of the reduction loop, or NULL */
 	poly_source domain_src, reads_src, writes_src, params_src,
 		reduction_src;
+	poly_source space_time_src;	/* of the space_time choice */
 } poly_kernel_desc;
 
 /* One space-time candidate and everything the models need about the loop

@@ -34,7 +34,7 @@ struct params {
  * was blamed on.
  */
 enum which_src { SRC_NONE, SRC_DOMAIN, SRC_READS, SRC_WRITES, SRC_PARAMS,
-	SRC_REDUCTION };
+	SRC_REDUCTION, SRC_SPACE_TIME };
 
 static const poly_source sources[] = {
 	[SRC_NONE] = { NULL, 0, 0, NULL },
@@ -43,6 +43,7 @@ static const poly_source sources[] = {
 	[SRC_WRITES] = { "kernel.cfg", 5, 10, "writes" },
 	[SRC_PARAMS] = { "kernel.cfg", 7, 1, "params" },
 	[SRC_REDUCTION] = { "kernel.cfg", 6, 13, "reduction" },
+	[SRC_SPACE_TIME] = { "kernel.cfg", 10, 14, "space_time" },
 };
 
 static poly_kernel_desc make_desc(const char *domain, const char *reads,
@@ -66,6 +67,7 @@ static poly_kernel_desc make_desc(const char *domain, const char *reads,
 	desc.writes_src = sources[SRC_WRITES];
 	desc.params_src = sources[SRC_PARAMS];
 	desc.reduction_src = sources[SRC_REDUCTION];
+	desc.space_time_src = sources[SRC_SPACE_TIME];
 	return desc;
 }
 
@@ -285,9 +287,11 @@ static const struct bad_case bad_cases[] = {
 	  "[M,N,K] -> { S0[i,j,k] -> C[i] }", MNK(8, 8, 8), NULL, 3,
 	  SRC_WRITES, "ambiguous (j, k" },
 	{ "space_time 0", MM_DOMAIN, MM_READS, MM_WRITES,
-	  MNK(8, 8, 8), NULL, 0, SRC_NONE, "space_time[0] is not supported" },
+	  MNK(8, 8, 8), NULL, 0, SRC_SPACE_TIME,
+	  "space_time[0] is not supported" },
 	{ "space_time 4", MM_DOMAIN, MM_READS, MM_WRITES,
-	  MNK(8, 8, 8), NULL, 4, SRC_NONE, "space_time[4] is not supported" },
+	  MNK(8, 8, 8), NULL, 4, SRC_SPACE_TIME,
+	  "space_time[4] is not supported" },
 };
 
 static void test_bad_kernels(void **state)
