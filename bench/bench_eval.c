@@ -17,8 +17,8 @@
 #include "search/search.h"
 #include "tests/support/mm_kernel.h"
 
-/* The default sweep's knob lists: divisors for array_part, 1..64 in powers
- * of two for latency, 1/2/4/8 for simd.
+/* The default sweep's knob lists: divisors for array_part (and
+ * array_part_L2), 1..64 in powers of two for latency, 1/2/4/8 for simd.
  */
 static search_space *mm_space(const sim_model *model, const poly_template *t)
 {
@@ -31,7 +31,7 @@ static search_space *mm_space(const sim_model *model, const poly_template *t)
 		int64_t v[4096], d;
 		int nv = 0;
 
-		if (!strcmp(kind, "array_part")) {
+		if (!strncmp(kind, "array_part", 10)) {
 			for (d = 1; d <= e && nv < 4096; d++)
 				if (e % d == 0)
 					v[nv++] = d;
@@ -73,6 +73,7 @@ int main(int argc, char **argv)
 	search_result res;
 	uint64_t legal, total;
 	double secs, best = 1e30;
+	dse_error err;
 	int rep;
 
 	MPI_Init(&argc, &argv);
@@ -83,7 +84,12 @@ int main(int argc, char **argv)
 	}
 	t = mm_kernel_template(m, n, k);
 	model = sim_model_alloc(&t, arch_board_find("u250"),
-		arch_dtype_find("fp32"), NULL);
+		arch_dtype_find("fp32"), NULL, &err);
+	if (!model) {
+		fprintf(stderr, "bench_eval: %s\n", err.msg);
+		MPI_Finalize();
+		return 1;
+	}
 	s = mm_space(model, &t);
 	total = search_space_size(s);
 	for (rep = 0; rep < 5; rep++) {

@@ -56,6 +56,9 @@ static const struct key_schema kernel_keys[] = {
 	{ "params", V_PARAMS, 0, NULL },
 	{ "reduction", V_STRING, 0, NULL },
 	{ "dtype", V_ENUM, 0, dtype_names },
+	{ "schedule", V_ISL, 0, NULL },
+	{ "ops", V_INT_POS, 0, NULL },
+	{ "max_space", V_INT_POS, 0, NULL },
 };
 
 static const struct key_schema platform_keys[] = {
@@ -71,8 +74,9 @@ static const struct key_schema platform_keys[] = {
 };
 
 static const struct key_schema space_keys[] = {
-	{ "space_time", V_INTSET, 0, NULL },
+	{ "space_time", V_INT_NONNEG, 0, NULL },
 	{ "array_part", V_INTSET, K_PER_LOOP, NULL },
+	{ "array_part_L2", V_INTSET, K_PER_LOOP, NULL },
 	{ "latency", V_INTSET, K_PER_LOOP, NULL },
 	{ "simd", V_INTSET, K_PER_LOOP, NULL },
 };

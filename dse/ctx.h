@@ -5,6 +5,7 @@
 #define DSE_CTX_H
 
 #include <mpi.h>
+#include <stdio.h>
 
 #include "arch/arch.h"
 #include "cfg.h"
@@ -19,6 +20,7 @@ typedef struct dse_ctx {
 	dse_cfg *cfg;		/* owned */
 	arch_board board;	/* the named board with the config's overrides */
 	const arch_dtype *dtype;
+	poly_analysis *analysis;	/* owned */
 	poly_template tmpl;
 	sim_model *model;	/* owned */
 	search_space *space;	/* owned */
@@ -39,6 +41,12 @@ typedef struct dse_ctx {
 dse_stat dse_ctx_setup(dse_ctx *ctx, const char *out_override,
 	dse_error *err);
 
+/* Fills "desc" from the [kernel] section of ctx->cfg; the strings stay
+ * owned by the config.  Errors carry the config position and key.
+ */
+dse_stat dse_ctx_kernel_desc(const dse_ctx *ctx, poly_kernel_desc *desc,
+	dse_error *err);
+
 /* Frees what ctx owns (not ctx itself). */
 void dse_ctx_clear(dse_ctx *ctx);
 
@@ -48,6 +56,38 @@ void dse_ctx_clear(dse_ctx *ctx);
  */
 dse_stat dse_write_results(const dse_ctx *ctx, res_file *f,
 	const search_result *res, double wall_s, dse_error *err);
+
+/* Options of "dse analyze". */
+typedef struct dse_analyze_opts {
+	int json;		/* one JSON object instead of tables */
+	int space_time;		/* show this candidate alone; -1: all */
+} dse_analyze_opts;
+
+/* "dse analyze": builds the kernel description from ctx->cfg, analyses it
+ * and prints the report on rank 0's standard output (tables, or JSON with
+ * opts->json).  A --space-time the kernel does not have is an input error.
+ * Collective: rank 0 works, the others receive the outcome, so every rank
+ * returns the same status; only rank 0's err carries the real message.
+ */
+dse_stat dse_analyze(const dse_ctx *ctx, const dse_analyze_opts *opts,
+	dse_error *err);
+
+/* Prints analysis "a" of ctx's config to "out" as dse_analyze does.  Not
+ * collective.
+ */
+dse_stat dse_analyze_print(const dse_ctx *ctx, const poly_analysis *a,
+	const dse_analyze_opts *opts, FILE *out, dse_error *err);
+
+/* Names shared by the analysis report and the results file: loops idx[]
+ * joined by commas ("i,j"; "" for none), a group's I/O direction ("(1,0)",
+ * or "?" when a distance is unknown), "exterior"/"interior", "L1".."L3".
+ */
+void dse_loop_names(const poly_analysis *a, const int *idx, int n,
+	char *buf, size_t size);
+void dse_group_direction(const poly_candidate *c, const poly_group *g,
+	char *buf, size_t size);
+const char *dse_io_type_name(int type);
+const char *dse_io_level_name(int level);
 
 /* The built-in sweep run when no config is given. */
 const char *dse_default_config(void);

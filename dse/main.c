@@ -12,6 +12,7 @@
 static const char usage[] =
 "Usage: dse [options] [sweep.cfg]\n"
 "       mpirun -np N dse [options] [sweep.cfg]\n"
+"       dse analyze [--json] [--space-time N] [sweep.cfg]\n"
 "\n"
 "Explores the design space of a systolic-array accelerator for the kernel\n"
 "and board in sweep.cfg and writes the Pareto front to an HDF5 file.\n"
@@ -25,6 +26,10 @@ static const char usage[] =
 "  -h, --help          show this help and exit\n"
 "  -V, --version       show the version and exit\n"
 "\n"
+"Commands:\n"
+"  analyze             print the kernel's dependences, space-time candidates\n"
+"                      and I/O groups without sweeping (dse analyze --help)\n"
+"\n"
 "Parallelism: MPI ranks from mpirun, OpenMP threads per rank from\n"
 "OMP_NUM_THREADS. The front is the same for any number of either.\n"
 "\n"
@@ -33,6 +38,28 @@ static const char usage[] =
 "  1  runtime failure (out of memory, MPI or HDF5 error, unwritable file)\n"
 "  2  bad input (command line, config, kernel); nothing is written\n";
 
+static const char analyze_usage[] =
+"Usage: dse analyze [--json] [--space-time N] [sweep.cfg]\n"
+"\n"
+"Analyses the kernel of sweep.cfg (the built-in matrix multiply without a\n"
+"config) the way a sweep does before its search, and prints what it found:\n"
+"the loops, the outermost permutable band, the reduction, parallel, space\n"
+"and SIMD loops; every dependence with its distance vector (a range [a,b]\n"
+"when it varies, ? when the analysis cannot bound it); the space-time\n"
+"candidates (AutoSA's space_time[n], the value of [space] space_time); and\n"
+"for each candidate its I/O groups: direction, exterior or interior I/O,\n"
+"copy in/out, pruned, embedded, I/O levels, buffer level, W_in and W_out.\n"
+"Only the [kernel] section is read; the search is not run and nothing is\n"
+"written but the report on standard output.\n"
+"\n"
+"Options:\n"
+"      --json          print one JSON object instead of tables\n"
+"  -s, --space-time N  show the I/O groups of candidate N only\n"
+"  -h, --help          show this help and exit\n"
+"\n"
+"Exit status: 0 success, 1 runtime failure, 2 bad input (command line,\n"
+"config, kernel); errors name file:line:col and the key.\n";
+
 struct cli {
 	const char *config;
 	const char *output;
@@ -40,7 +67,59 @@ struct cli {
 	int help;
 	int version;
 	int print_default;
+	int analyze;		/* the "analyze" sub-command */
+	dse_analyze_opts aopt;
 };
+
+/* Parses the arguments after "analyze"; returns 0, or 2 with a message. */
+static int parse_analyze(int argc, char **argv, struct cli *cli, char *msg,
+	size_t size)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "space-time", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	char *end;
+	long v;
+	int c;
+
+	cli->analyze = 1;
+	cli->aopt.space_time = -1;
+	while ((c = getopt_long(argc, argv, ":s:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': cli->aopt.json = 1; break;
+		case 'h': cli->help = 1; break;
+		case 's':
+			v = strtol(optarg, &end, 10);
+			if (!optarg[0] || *end || v < 0 || v > 1000000) {
+				snprintf(msg, size, "--space-time needs a "
+					"candidate number (0, 1, ...), got "
+					"'%s'", optarg);
+				return 2;
+			}
+			cli->aopt.space_time = (int) v;
+			break;
+		case ':':
+			snprintf(msg, size, "option '%s' needs a value",
+				argv[optind - 1]);
+			return 2;
+		default:
+			snprintf(msg, size, "unknown option '%s' for 'dse "
+				"analyze'", argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind < argc)
+		cli->config = argv[optind++];
+	if (optind < argc) {
+		snprintf(msg, size, "unexpected argument '%s' (one config "
+			"file at most)", argv[optind]);
+		return 2;
+	}
+	return 0;
+}
 
 /* Parses argv; returns 0, or 2 with a message in "msg" on bad usage. */
 static int parse_cli(int argc, char **argv, struct cli *cli, char *msg,
@@ -58,6 +137,11 @@ static int parse_cli(int argc, char **argv, struct cli *cli, char *msg,
 
 	memset(cli, 0, sizeof(*cli));
 	opterr = 0;
+	/* A sub-command comes first; "./analyze" names a config file. */
+	if (argc > 1 && !strcmp(argv[1], "analyze")) {
+		optind = 1;
+		return parse_analyze(argc - 1, argv + 1, cli, msg, size);
+	}
 	while ((c = getopt_long(argc, argv, ":o:qhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': cli->output = optarg; break;
@@ -181,8 +265,16 @@ static void print_summary(const dse_ctx *ctx, const search_result *res)
 		char pes[32];
 
 		sim_sa_sizes(ctx->model, p->knobs, sa, sizeof(sa));
-		snprintf(pes, sizeof(pes), "%dx%d", p->metrics.pe_rows,
-			p->metrics.pe_cols);
+		/* rows x cols names a 2-D grid only; a 1-D or 3-D array
+		 * shows its PE count, so the figure never understates it.
+		 */
+		if ((int64_t) p->metrics.pe_rows * p->metrics.pe_cols ==
+		    p->metrics.n_pe)
+			snprintf(pes, sizeof(pes), "%dx%d", p->metrics.pe_rows,
+				p->metrics.pe_cols);
+		else
+			snprintf(pes, sizeof(pes), "%lld",
+				(long long) p->metrics.n_pe);
 		printf("  %12.4f %10.1f %7lld %8lld %9s  %s\n",
 			p->metrics.latency_s * 1e3, p->metrics.gops,
 			(long long) p->metrics.dsp,
@@ -259,18 +351,27 @@ static int main_mpi(int argc, char **argv, dse_ctx *ctx)
 	if (parse_cli(argc, argv, &cli, msg, sizeof(msg))) {
 		if (ctx->rank == 0)
 			fprintf(stderr, "dse: error: %s\n"
-				"Try 'dse --help' for more information.\n", msg);
+				"Try 'dse %s--help' for more information.\n",
+				msg, cli.analyze ? "analyze " : "");
 		return 2;
 	}
 	if (cli.help || cli.version || cli.print_default) {
 		if (ctx->rank == 0)
-			fputs(cli.help ? usage : cli.version ?
-				"dse " DSE_VERSION "\n" : dse_default_config(),
-				stdout);
+			fputs(cli.help ? (cli.analyze ? analyze_usage : usage) :
+				cli.version ? "dse " DSE_VERSION "\n" :
+				dse_default_config(), stdout);
 		return 0;
 	}
 	ctx->quiet = cli.quiet;
 	ctx->cfg = load_config(ctx, cli.config, &err);
+	if (cli.analyze) {
+		/* load_config is collective and leaves every rank with the
+		 * same verdict; the analysis itself runs on rank 0.
+		 */
+		if (!ctx->cfg || dse_analyze(ctx, &cli.aopt, &err))
+			return report_error(ctx, &err);
+		return 0;
+	}
 	bad = !ctx->cfg || dse_ctx_setup(ctx, cli.output, &err);
 	/* Every rank builds the same context from the same text, so they
 	 * normally agree; but a rank short of memory must not leave the

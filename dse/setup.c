@@ -117,56 +117,78 @@ static int valid_name(const char *name)
 	return 1;
 }
 
+dse_stat dse_ctx_kernel_desc(const dse_ctx *ctx, poly_kernel_desc *d,
+	dse_error *err)
+{
+	const dse_cfg *cfg = ctx->cfg;
+	int i;
+
+	memset(d, 0, sizeof(*d));
+	d->name = dse_cfg_string(cfg, "kernel", "name", "kernel");
+	if (!valid_name(d->name))
+		return error_at(ctx, "kernel", "name", err,
+			"the kernel name '%s' must be a short identifier "
+			"(letters, digits, '_' or '-', at most 31 characters); "
+			"it names the group in the results file", d->name);
+	d->domain = dse_cfg_string(cfg, "kernel", "domain", "");
+	d->reads = dse_cfg_string(cfg, "kernel", "reads", "");
+	d->writes = dse_cfg_string(cfg, "kernel", "writes", "");
+	d->schedule = dse_cfg_string(cfg, "kernel", "schedule", NULL);
+	d->reduction = dse_cfg_string(cfg, "kernel", "reduction", NULL);
+	d->ops_per_point = (int) dse_cfg_int(cfg, "kernel", "ops", 0);
+	if (d->ops_per_point > 64)
+		return error_at(ctx, "kernel", "ops", err,
+			"ops (operations per statement instance) must be at "
+			"most 64");
+	d->max_space = (int) dse_cfg_int(cfg, "kernel", "max_space", 2);
+	if (d->max_space > POLY_MAX_SPACE)
+		return error_at(ctx, "kernel", "max_space", err,
+			"max_space must be 1, 2 or 3 (the dimensions of the "
+			"arrays to enumerate)");
+	d->n_params = dse_cfg_n_params(cfg, "kernel", "params");
+	if (d->n_params > POLY_MAX_PARAMS)
+		return error_at(ctx, "kernel", "params", err,
+			"too many parameters (at most %d)", POLY_MAX_PARAMS);
+	for (i = 0; i < d->n_params; i++) {
+		d->param_name[i] = dse_cfg_param_name(cfg, "kernel", "params",
+			i);
+		d->param_value[i] = dse_cfg_param_value(cfg, "kernel",
+			"params", i);
+	}
+	d->domain_src = source(ctx, "kernel", "domain");
+	d->reads_src = source(ctx, "kernel", "reads");
+	d->writes_src = source(ctx, "kernel", "writes");
+	d->schedule_src = source(ctx, "kernel", "schedule");
+	d->params_src = source(ctx, "kernel", "params");
+	d->reduction_src = source(ctx, "kernel", "reduction");
+	d->space_time_src = source(ctx, "space", "space_time");
+	return dse_stat_ok;
+}
+
 static dse_stat setup_kernel(dse_ctx *ctx, dse_error *err)
 {
 	const dse_cfg *cfg = ctx->cfg;
 	poly_kernel_desc d;
-	int64_t *st = NULL;
-	int n_st = 0, i;
-	dse_stat r;
+	int choice;
 
-	memset(&d, 0, sizeof(d));
-	d.name = dse_cfg_string(cfg, "kernel", "name", "kernel");
-	if (!valid_name(d.name))
-		return error_at(ctx, "kernel", "name", err,
-			"the kernel name '%s' must be a short identifier "
-			"(letters, digits, '_' or '-', at most 31 characters); "
-			"it names the group in the results file", d.name);
-	d.domain = dse_cfg_string(cfg, "kernel", "domain", "");
-	d.reads = dse_cfg_string(cfg, "kernel", "reads", "");
-	d.writes = dse_cfg_string(cfg, "kernel", "writes", "");
-	d.reduction = dse_cfg_string(cfg, "kernel", "reduction", NULL);
-	d.n_params = dse_cfg_n_params(cfg, "kernel", "params");
-	if (d.n_params > POLY_MAX_PARAMS)
-		return error_at(ctx, "kernel", "params", err,
-			"too many parameters");
-	for (i = 0; i < d.n_params; i++) {
-		d.param_name[i] = dse_cfg_param_name(cfg, "kernel", "params",
-			i);
-		d.param_value[i] = dse_cfg_param_value(cfg, "kernel",
-			"params", i);
-	}
-	d.domain_src = source(ctx, "kernel", "domain");
-	d.reads_src = source(ctx, "kernel", "reads");
-	d.writes_src = source(ctx, "kernel", "writes");
-	d.params_src = source(ctx, "kernel", "params");
-	d.reduction_src = source(ctx, "kernel", "reduction");
-	d.space_time_src = source(ctx, "space", "space_time");
-
+	if (dse_ctx_kernel_desc(ctx, &d, err))
+		return dse_stat_error;
+	ctx->analysis = poly_analyze(&d, err);
+	if (!ctx->analysis)
+		return dse_stat_error;
+	choice = ctx->analysis->default_candidate;
 	if (dse_cfg_has(cfg, "space", "space_time")) {
-		if (dse_cfg_int_set(cfg, "space", "space_time", 64, &st, &n_st,
-				err))
-			return dse_stat_error;
-		if (n_st != 1) {
-			free(st);
+		int64_t v = dse_cfg_int(cfg, "space", "space_time", 0);
+
+		if (v >= ctx->analysis->n_candidates)
 			return error_at(ctx, "space", "space_time", err,
-				"give one space_time candidate; exploring "
-				"several at once is not supported yet");
-		}
+				"kernel '%s' has %d space-time candidates "
+				"(0..%d); 'dse analyze' lists them", d.name,
+				ctx->analysis->n_candidates,
+				ctx->analysis->n_candidates - 1);
+		choice = (int) v;
 	}
-	r = poly_template_build(&d, st ? (int) st[0] : 3, &ctx->tmpl, err);
-	free(st);
-	return r;
+	return poly_template_from(ctx->analysis, choice, &ctx->tmpl, err);
 }
 
 /* Which config key gives knob k's values: "kind.loop" when present, else
@@ -186,6 +208,11 @@ static const char *knob_key(const dse_ctx *ctx, int k, char *buf,
 	return NULL;
 }
 
+/* The built-in values of a knob the config does not set.  A loop left out
+ * of a per-loop array_part_L2 setting gets no second tiling level (its L2
+ * tile is the whole loop), rather than multiplying the space by all its
+ * divisors.
+ */
 static void default_values(const dse_ctx *ctx, int k, char *buf, size_t size)
 {
 	const char *kind = sim_model_knob_kind(ctx->model, k);
@@ -194,10 +221,30 @@ static void default_values(const dse_ctx *ctx, int k, char *buf, size_t size)
 	if (!strcmp(kind, "array_part"))
 		snprintf(buf, size, "1..%lld divisors",
 			(long long) ctx->tmpl.extent[loop]);
+	else if (!strcmp(kind, "array_part_L2"))
+		snprintf(buf, size, "%lld",
+			(long long) ctx->tmpl.extent[loop]);
 	else if (!strcmp(kind, "latency"))
 		snprintf(buf, size, "1..64 pow2");
 	else
 		snprintf(buf, size, "1, 2, 4, 8");
+}
+
+/* Whether the config asks for the second tiling level, with the plain key
+ * or a per-loop one.
+ */
+static int wants_l2(const dse_ctx *ctx)
+{
+	static const char prefix[] = "array_part_L2.";
+	int i, n = dse_cfg_n_keys(ctx->cfg, "space");
+
+	if (dse_cfg_has(ctx->cfg, "space", "array_part_L2"))
+		return 1;
+	for (i = 0; i < n; i++)
+		if (!strncmp(dse_cfg_key_at(ctx->cfg, "space", i), prefix,
+				sizeof(prefix) - 1))
+			return 1;
+	return 0;
 }
 
 /* Per-loop keys must name a knob the model has. */
@@ -367,6 +414,7 @@ static void setup_output(dse_ctx *ctx, const char *out_override)
 dse_stat dse_ctx_setup(dse_ctx *ctx, const char *out_override,
 	dse_error *err)
 {
+	sim_options sim_opt = { 0 };
 	const char *dt;
 	int64_t block;
 
@@ -383,7 +431,9 @@ dse_stat dse_ctx_setup(dse_ctx *ctx, const char *out_override,
 	}
 	if (setup_kernel(ctx, err))
 		return dse_stat_error;
-	ctx->model = sim_model_alloc(&ctx->tmpl, &ctx->board, ctx->dtype, err);
+	sim_opt.array_part_L2 = wants_l2(ctx);
+	ctx->model = sim_model_alloc(&ctx->tmpl, &ctx->board, ctx->dtype,
+		&sim_opt, err);
 	if (!ctx->model)
 		return dse_stat_error;
 	if (setup_space(ctx, err) || setup_objectives(ctx, err) ||
@@ -403,5 +453,6 @@ void dse_ctx_clear(dse_ctx *ctx)
 {
 	ctx->space = search_space_free(ctx->space);
 	ctx->model = sim_model_free(ctx->model);
+	ctx->analysis = poly_analysis_free(ctx->analysis);
 	ctx->cfg = dse_cfg_free(ctx->cfg);
 }

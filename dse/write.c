@@ -18,7 +18,7 @@ static const struct metric_col {
 };
 #define N_METRIC_COLS ((int) (sizeof(metric_cols) / sizeof(metric_cols[0])))
 /* Integer columns derived from the metrics. */
-#define N_SHAPE_COLS 3
+#define N_SHAPE_COLS 4
 #define MAX_COLS (2 + SEARCH_MAX_KNOBS + N_SHAPE_COLS + N_METRIC_COLS + 1)
 
 /* An integer metric read from the struct itself, not through a double,
@@ -35,11 +35,16 @@ static int64_t metric_i64(const sim_metrics *m, int metric)
 	}
 }
 
+/* A table being built: its columns (owned), and a block of formatted
+ * strings, text_per_row of RES_STR_LEN bytes per row, that string columns
+ * point into.
+ */
 struct table {
 	res_column col[MAX_COLS];
 	int n;
 	void *owned[MAX_COLS];
-	char **strings;
+	char *text;
+	int text_per_row;
 	size_t rows;
 };
 
@@ -58,17 +63,41 @@ static void *add_col(struct table *t, const char *name, const char *unit,
 	return data;
 }
 
+/* Allocates the string block; returns -1 when out of memory. */
+static int alloc_text(struct table *t, int per_row)
+{
+	t->text_per_row = per_row;
+	t->text = calloc((t->rows ? t->rows : 1) * (size_t) per_row,
+		RES_STR_LEN);
+	return t->text ? 0 : -1;
+}
+
+/* String k of row r. */
+static char *text_at(const struct table *t, size_t r, int k)
+{
+	return t->text + (r * (size_t) t->text_per_row + (size_t) k) *
+		RES_STR_LEN;
+}
+
+/* Whether every column (and the string block, when asked for) exists. */
+static int table_ok(const struct table *t)
+{
+	int k;
+
+	for (k = 0; k < t->n; k++)
+		if (!t->owned[k])
+			return 0;
+	return !t->text_per_row || t->text;
+}
+
 static void free_table(struct table *t)
 {
-	size_t r;
 	int i;
 
-	if (t->strings)
-		for (r = 0; r < t->rows; r++)
-			free(t->strings[r]);
-	free(t->strings);
+	free(t->text);
 	for (i = 0; i < t->n; i++)
 		free(t->owned[i]);
+	memset(t, 0, sizeof(*t));
 }
 
 /* Fills the front table: index, knobs, array shape, metrics, model and the
@@ -77,7 +106,7 @@ static void free_table(struct table *t)
 static int build_front(const dse_ctx *ctx, const search_front *front,
 	struct table *t)
 {
-	int nk = search_space_n_knobs(ctx->space), k, m, ok = 1;
+	int nk = search_space_n_knobs(ctx->space), k, m;
 	int64_t *idx, *knob[SEARCH_MAX_KNOBS], *shape[N_SHAPE_COLS];
 	void *mcol[N_METRIC_COLS];
 	const char **model, **sa;
@@ -91,16 +120,14 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 	shape[0] = add_col(t, "pe_rows", "PE", RES_I64);
 	shape[1] = add_col(t, "pe_cols", "PE", RES_I64);
 	shape[2] = add_col(t, "ii", "cycles", RES_I64);
+	shape[3] = add_col(t, "n_pe", "PE", RES_I64);
 	for (m = 0; m < N_METRIC_COLS; m++)
 		mcol[m] = add_col(t, sim_metric_name(metric_cols[m].metric),
 			sim_metric_unit(metric_cols[m].metric),
 			metric_cols[m].type);
 	model = add_col(t, "model", "", RES_STR);
 	sa = add_col(t, "sa_sizes", "", RES_STR);
-	t->strings = calloc(t->rows ? t->rows : 1, sizeof(char *));
-	for (k = 0; k < t->n; k++)
-		ok &= t->owned[k] != NULL;
-	if (!ok || !t->strings)
+	if (alloc_text(t, 1) < 0 || !table_ok(t))
 		return -1;
 	for (r = 0; r < t->rows; r++) {
 		const search_point *p = search_front_at(front, r);
@@ -111,6 +138,7 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 		shape[0][r] = p->metrics.pe_rows;
 		shape[1][r] = p->metrics.pe_cols;
 		shape[2][r] = p->metrics.ii;
+		shape[3][r] = p->metrics.n_pe;
 		for (m = 0; m < N_METRIC_COLS; m++)
 			if (metric_cols[m].type == RES_F64)
 				((double *) mcol[m])[r] = sim_metrics_get(
@@ -119,13 +147,138 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 				((int64_t *) mcol[m])[r] = metric_i64(
 					&p->metrics, metric_cols[m].metric);
 		model[r] = "analytic";
-		t->strings[r] = malloc(RES_STR_LEN);
-		if (!t->strings[r])
-			return -1;
-		sim_sa_sizes(ctx->model, p->knobs, t->strings[r], RES_STR_LEN);
-		sa[r] = t->strings[r];
+		sim_sa_sizes(ctx->model, p->knobs, text_at(t, r, 0),
+			RES_STR_LEN);
+		sa[r] = text_at(t, r, 0);
 	}
 	return 0;
+}
+
+/* /<kernel>/candidates: one row per space-time candidate of the analysis. */
+static int build_candidates(const poly_analysis *a, struct table *t)
+{
+	int64_t *idx, *n_space, *n_groups;
+	const char **space, **time;
+	size_t r;
+
+	t->rows = (size_t) a->n_candidates;
+	idx = add_col(t, "index", "", RES_I64);
+	n_space = add_col(t, "n_space", "", RES_I64);
+	space = add_col(t, "space_loops", "", RES_STR);
+	time = add_col(t, "time_loops", "", RES_STR);
+	n_groups = add_col(t, "n_groups", "", RES_I64);
+	if (alloc_text(t, 2) < 0 || !table_ok(t))
+		return -1;
+	for (r = 0; r < t->rows; r++) {
+		const poly_candidate *c = &a->cand[r];
+
+		idx[r] = c->index;
+		n_space[r] = c->n_space;
+		dse_loop_names(a, c->space, c->n_space, text_at(t, r, 0),
+			RES_STR_LEN);
+		dse_loop_names(a, c->time, c->n_time, text_at(t, r, 1),
+			RES_STR_LEN);
+		space[r] = text_at(t, r, 0);
+		time[r] = text_at(t, r, 1);
+		n_groups[r] = c->n_groups;
+	}
+	return 0;
+}
+
+/* The columns of /<kernel>/io_groups, in file order. */
+enum {
+	G_CAND, G_PRUNED, G_EMBEDDED, G_LEVELS, G_COPY_IN, G_COPY_OUT,
+	G_N_INT
+};
+static const char *const group_int_cols[G_N_INT] = {
+	"candidate", "pruned", "embedded", "levels", "copy_in", "copy_out"
+};
+
+/* One row of the group table: integers into ic[], strings into sc[]. */
+static void group_row(const poly_analysis *a, const poly_candidate *c,
+	const poly_group *g, struct table *t, size_t r, int64_t **ic,
+	const char ***sc)
+{
+	int64_t v[G_N_INT];
+	int k;
+
+	v[G_CAND] = c->index;
+	v[G_PRUNED] = g->pruned;
+	v[G_EMBEDDED] = g->embedded;
+	v[G_LEVELS] = g->levels;
+	v[G_COPY_IN] = g->copy_in;
+	v[G_COPY_OUT] = g->copy_out;
+	for (k = 0; k < G_N_INT; k++)
+		ic[k][r] = v[k];
+	sc[0][r] = g->name;
+	sc[1][r] = g->array;
+	sc[2][r] = g->access >= 0 && g->access < a->n_accesses ?
+		a->access[g->access].text : "";
+	sc[3][r] = poly_dep_kind_name(g->kind);
+	dse_group_direction(c, g, text_at(t, r, 0), RES_STR_LEN);
+	sc[4][r] = text_at(t, r, 0);
+	sc[5][r] = dse_io_type_name(g->type);
+	sc[6][r] = dse_io_level_name(g->buffer_level);
+}
+
+/* /<kernel>/io_groups: the I/O groups of every candidate, one row each,
+ * linked to /<kernel>/candidates by the "candidate" column.
+ */
+static int build_groups(const poly_analysis *a, struct table *t)
+{
+	static const char *const str_cols[] = { "name", "array", "access",
+		"kind", "direction", "type", "buffer_level" };
+	int64_t *ic[G_N_INT];
+	const char **sc[7];
+	size_t r = 0;
+	int i, k;
+
+	for (i = 0; i < a->n_candidates; i++)
+		t->rows += (size_t) a->cand[i].n_groups;
+	ic[G_CAND] = add_col(t, group_int_cols[G_CAND], "", RES_I64);
+	for (k = 0; k < 7; k++)
+		sc[k] = add_col(t, str_cols[k], "", RES_STR);
+	for (k = G_CAND + 1; k < G_N_INT; k++)
+		ic[k] = add_col(t, group_int_cols[k], "", RES_I64);
+	if (alloc_text(t, 1) < 0 || !table_ok(t))
+		return -1;
+	for (i = 0; i < a->n_candidates; i++)
+		for (k = 0; k < a->cand[i].n_groups; k++)
+			group_row(a, &a->cand[i], &a->cand[i].group[k], t,
+				r++, ic, sc);
+	return 0;
+}
+
+/* Writes the candidates and I/O group tables of the analysis. */
+static dse_stat write_analysis(const dse_ctx *ctx, res_file *f,
+	dse_error *err)
+{
+	char path[POLY_NAME_LEN + 16];
+	struct table t;
+	dse_stat st;
+
+	if (!ctx->analysis)
+		return dse_stat_ok;
+	memset(&t, 0, sizeof(t));
+	if (build_candidates(ctx->analysis, &t) < 0) {
+		free_table(&t);
+		return dse_error_set(err, DSE_E_NOMEM,
+			"out of memory building the candidates table");
+	}
+	snprintf(path, sizeof(path), "/%s/candidates", ctx->tmpl.kernel);
+	st = res_write_table(f, path, t.col, t.n, t.rows, err);
+	free_table(&t);
+	if (st != dse_stat_ok)
+		return st;
+	if (build_groups(ctx->analysis, &t) < 0) {
+		free_table(&t);
+		return dse_error_set(err, DSE_E_NOMEM,
+			"out of memory building the I/O group table");
+	}
+	snprintf(path, sizeof(path), "/%s/io_groups", ctx->tmpl.kernel);
+	st = res_write_table(f, path, t.col, t.n, t.rows, err);
+	free_table(&t);
+	return st;
 }
 
 static dse_stat write_attrs(const dse_ctx *ctx, res_file *f,
@@ -146,6 +299,10 @@ static dse_stat write_attrs(const dse_ctx *ctx, res_file *f,
 	    res_attr_string(f, "kernel", ctx->tmpl.kernel, err) ||
 	    res_attr_string(f, "strategy", "exhaustive", err) ||
 	    res_attr_string(f, "objectives", objectives, err) ||
+	    res_attr_i64(f, "space_time", ctx->tmpl.space_time, err) ||
+	    res_attr_i64(f, "default_space_time", ctx->analysis ?
+		ctx->analysis->default_candidate : ctx->tmpl.space_time,
+		err) ||
 	    res_attr_i64(f, "seed", ctx->seed, err) ||
 	    res_attr_i64(f, "ranks", ctx->size, err) ||
 	    res_attr_i64(f, "threads", res->threads, err) ||
@@ -181,6 +338,8 @@ dse_stat dse_write_results(const dse_ctx *ctx, res_file *f,
 	if (st == dse_stat_ok)
 		st = res_write_table(f, path, t.col, t.n, t.rows, err);
 	free_table(&t);
+	if (st == dse_stat_ok)
+		st = write_analysis(ctx, f, err);
 	if (st != dse_stat_ok) {
 		res_file_abort(f);
 		return st;

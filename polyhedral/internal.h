@@ -20,22 +20,33 @@
  *
  * All isl objects live in "ctx", which the kernel does not own.  The
  * given parameter values are fixed and projected out everywhere, so the
- * domain is a plain integer set; the access relations are restricted to
- * the domain and keep only the parameters that have no value (those used
+ * domains are plain integer sets; the access relations are restricted to
+ * the domains and keep only the parameters that have no value (those used
  * by the accesses alone).  Loop bounds are inclusive.
+ *
+ * The compute statement is the one with the most loops (the update of an
+ * accumulation when there is a tie); the arrays are built around its loop
+ * band, and "domain", the loops and the reduction refer to it.  The other
+ * statements (initialisations, for instance) take part in the dependence
+ * analysis through "domains", the accesses and the schedule.
  */
 typedef struct poly__kernel {
 	isl_ctx *ctx;
-	isl_set *domain;
+	isl_union_set *domains;		/* every statement */
+	isl_set *domain;		/* the compute statement */
 	isl_union_map *reads;
 	isl_union_map *writes;
+	isl_union_map *schedule;	/* program order */
+	int n_stmts;
+	char stmt[POLY_MAX_STMTS][POLY_NAME_LEN];	/* in program order */
+	int stmt_loops[POLY_MAX_STMTS];
 	char statement[POLY_NAME_LEN];
 	int n_loops;
 	char loop[POLY_MAX_LOOPS][POLY_NAME_LEN];
 	int64_t lower[POLY_MAX_LOOPS];
 	int64_t upper[POLY_MAX_LOOPS];
 	int64_t extent[POLY_MAX_LOOPS];
-	int reduction;
+	int reduction;			/* -1 when there is none */
 } poly__kernel;
 
 /* Reads desc into *kernel using ctx, which must have been set up with
@@ -61,5 +72,53 @@ dse_stat poly__isl_error(isl_ctx *ctx, dse_error *err, const char *what);
  */
 dse_stat poly__input_error(dse_error *err, const poly_source *src,
 	const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The relation { x -> x + e_d } between instances of "domain" that are
+ * both in it: one step along loop d.
+ */
+isl_map *poly__unit_step(isl_set *domain, int d);
+
+/* Copies an isl name into a fixed-size field; -1 when it does not fit. */
+int poly__copy_name(char dst[POLY_NAME_LEN], const char *src);
+
+/* Appends printf-style text at buf + *len, never past size; *len stops
+ * growing once the buffer is full.
+ */
+void poly__append(char *buf, size_t size, size_t *len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Prints an isl object's text into buf, shortened with "..." when it does
+ * not fit.  Takes str (which may be NULL).
+ */
+void poly__text(char *buf, size_t size, char *str);
+
+/* The relation of the compute statement to itself inside umap, or an
+ * empty map.  Takes umap.
+ */
+isl_map *poly__self(const poly__kernel *k, isl_union_map *umap);
+
+/* The accesses of k's compute statement, summarised as affine index
+ * functions (poly_access), into a->access.
+ */
+dse_stat poly__accesses(const poly__kernel *k, const poly_kernel_desc *desc,
+	poly_analysis *a, dse_error *err);
+
+/* Computes the dependences of the compute statement (a->dep), the band,
+ * the parallel loops and the candidate space loops.  rel[i] receives the
+ * relation of a->dep[i], for the I/O analysis; the caller frees them
+ * (entries past a->n_deps are left NULL).
+ */
+dse_stat poly__dependences(const poly__kernel *k, poly_analysis *a,
+	isl_map **rel, dse_error *err);
+
+/* Enumerates the space-time candidates and finds the SIMD loop. */
+dse_stat poly__space_time(const poly__kernel *k, const poly_kernel_desc *desc,
+	poly_analysis *a, dse_error *err);
+
+/* Builds, prunes and embeds the I/O groups of every candidate, given the
+ * relations of the dependences (see poly__dependences).
+ */
+dse_stat poly__io(const poly__kernel *k, poly_analysis *a, isl_map **rel,
+	dse_error *err);
 
 #endif

@@ -6,12 +6,14 @@
  * at the source of the string concerned; an isl call that fails for any
  * other reason is reported through poly__isl_error.
  */
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <isl/aff.h>
 #include <isl/ctx.h>
+#include <isl/id.h>
 #include <isl/ilp.h>
 #include <isl/map.h>
 #include <isl/set.h>
@@ -40,7 +42,7 @@ static void list_append(char *buf, size_t size, const char *name)
 /* Copies an isl name into a fixed-size field; fails when it does not fit
  * so that names are never silently shortened.
  */
-static int copy_name(char dst[POLY_NAME_LEN], const char *src)
+int poly__copy_name(char dst[POLY_NAME_LEN], const char *src)
 {
 	if (strlen(src) >= POLY_NAME_LEN)
 		return -1;
@@ -122,6 +124,26 @@ static isl_union_set *read_domain(isl_ctx *ctx, const char *str,
 	return NULL;
 }
 
+/* Whether "str" multiplies two names (i*j), which isl rejects as a
+ * syntax error although the user's mistake is a non-affine index.
+ */
+static int has_product(const char *str)
+{
+	for (const char *p = strchr(str, '*'); p; p = strchr(p + 1, '*')) {
+		const char *l = p, *r = p + 1;
+
+		while (l > str && isspace((unsigned char) l[-1]))
+			l--;
+		while (isspace((unsigned char) *r))
+			r++;
+		if (l > str && (isalpha((unsigned char) l[-1]) || l[-1] == '_'
+		    || l[-1] == ')') && (isalpha((unsigned char) *r) ||
+		    *r == '_' || *r == '('))
+			return 1;
+	}
+	return 0;
+}
+
 /* Parses an access relation ("kind" is "read" or "write"), with the same
  * courtesy as read_domain for a set given where a relation is expected.
  */
@@ -148,6 +170,11 @@ static isl_union_map *read_accesses(isl_ctx *ctx, const char *str,
 		poly__input_error(err, src, "invalid isl map: this is a set, "
 			"not a relation; write each %s access as "
 			"S0[i,j,k] -> A[i,k]", kind);
+	} else if (strstr(msg, "syntax error") && has_product(str)) {
+		poly__input_error(err, src, "invalid isl map: %s (each index "
+			"must be affine: a sum of loops and parameters times "
+			"constants, such as i + 2*k - 1; a product of loops "
+			"such as i*j is not affine)", msg);
 	} else {
 		poly__input_error(err, src, "invalid isl map: %s", msg);
 	}
@@ -259,35 +286,174 @@ static isl_set *params_set(isl_ctx *ctx, const poly_kernel_desc *desc)
 	return set;
 }
 
-/* Takes the single statement out of the domain and records its name.
- * The multi-statement front end is not part of this version.
+/* State of the walk over the statements of the domain. */
+struct stmt_walk {
+	poly__kernel *k;
+	const char *text;		/* the domain as written */
+	long pos[POLY_MAX_STMTS];	/* where each name first appears */
+	int rejected;
+	char msg[DSE_ERROR_MSG_LEN];
+};
+
+/* Where "name[" first appears in the domain text, so that statements can
+ * be put in the order the user wrote them (isl's own order is a hash
+ * order).
  */
-static dse_stat take_statement(poly__kernel *k, const poly_kernel_desc *desc,
+static long first_position(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = strstr(text, name); p; p = strstr(p + 1, name)) {
+		const char *q = p + n;
+
+		while (*q == ' ' || *q == '\t' || *q == '\n')
+			q++;
+		if (*q == '[' && (p == text || !(isalnum((unsigned char) p[-1])
+		    || p[-1] == '_')))
+			return (long) (p - text);
+	}
+	return (long) strlen(text);
+}
+
+static isl_stat add_stmt(isl_set *set, void *user)
+{
+	struct stmt_walk *w = user;
+	poly__kernel *k = w->k;
+	const char *name = isl_set_get_tuple_name(set);
+	isl_size n = isl_set_dim(set, isl_dim_set);
+	isl_stat stat = isl_stat_error;
+
+	if (n < 0) {
+		/* An isl failure: leave "rejected" unset. */
+	} else if (!name) {
+		w->rejected = 1;
+		snprintf(w->msg, sizeof(w->msg), "a statement has no name; "
+			"write the domain as { S0[i,j,k] : ... }");
+	} else if (k->n_stmts == POLY_MAX_STMTS) {
+		w->rejected = 1;
+		snprintf(w->msg, sizeof(w->msg), "the kernel has more than %d "
+			"statements", POLY_MAX_STMTS);
+	} else if (poly__copy_name(k->stmt[k->n_stmts], name) < 0) {
+		w->rejected = 1;
+		snprintf(w->msg, sizeof(w->msg), "statement name '%s' is "
+			"longer than %d characters", name, POLY_NAME_LEN - 1);
+	} else {
+		k->stmt_loops[k->n_stmts] = (int) n;
+		w->pos[k->n_stmts] = first_position(w->text, name);
+		k->n_stmts++;
+		stat = isl_stat_ok;
+	}
+	isl_set_free(set);
+	return stat;
+}
+
+/* Sorts the statements by where they first appear in the domain text. */
+static void order_stmts(poly__kernel *k, long *pos)
+{
+	for (int i = 1; i < k->n_stmts; i++)
+		for (int j = i; j > 0 && pos[j] < pos[j - 1]; j--) {
+			char name[POLY_NAME_LEN];
+			long p = pos[j];
+			int n = k->stmt_loops[j];
+
+			memcpy(name, k->stmt[j], POLY_NAME_LEN);
+			memcpy(k->stmt[j], k->stmt[j - 1], POLY_NAME_LEN);
+			memcpy(k->stmt[j - 1], name, POLY_NAME_LEN);
+			pos[j] = pos[j - 1];
+			pos[j - 1] = p;
+			k->stmt_loops[j] = k->stmt_loops[j - 1];
+			k->stmt_loops[j - 1] = n;
+		}
+}
+
+/* Records the statements of the domain, in the order they are written,
+ * and keeps a copy of the domain.
+ */
+static dse_stat take_statements(poly__kernel *k, const poly_kernel_desc *desc,
 	isl_union_set *uset, dse_error *err)
 {
-	const poly_source *src = &desc->domain_src;
+	struct stmt_walk w = { .k = k, .text = desc->domain };
 	isl_size n = isl_union_set_n_set(uset);
-	const char *name;
 
 	if (n < 0)
 		return poly__isl_error(k->ctx, err, "counting the statements");
 	if (n == 0)
-		return poly__input_error(err, src,
+		return poly__input_error(err, &desc->domain_src,
 			"the iteration domain is empty");
-	if (n > 1)
-		return poly__input_error(err, src, "the kernel has %d "
-			"statements; this version models single-statement "
-			"kernels", (int) n);
-	k->domain = isl_set_from_union_set(isl_union_set_copy(uset));
-	if (!k->domain)
+	if (isl_union_set_foreach_set(uset, &add_stmt, &w) < 0)
+		return w.rejected ?
+			poly__input_error(err, &desc->domain_src, "%s", w.msg) :
+			poly__isl_error(k->ctx, err, "reading the statements");
+	order_stmts(k, w.pos);
+	k->domains = isl_union_set_copy(uset);
+	return dse_stat_ok;
+}
+
+/* Whether statement "name" writes an element that it also reads: the
+ * update of an accumulation.
+ */
+static isl_bool updates(const poly__kernel *k, const char *name)
+{
+	isl_union_map *same = isl_union_map_intersect(
+		isl_union_map_copy(k->reads), isl_union_map_copy(k->writes));
+	isl_union_set *dom = isl_union_map_domain(same);
+	isl_bool found = isl_bool_false;
+	isl_set_list *list = isl_union_set_get_set_list(dom);
+	isl_size n = isl_set_list_size(list);
+
+	for (int i = 0; i < n && found == isl_bool_false; i++) {
+		isl_set *set = isl_set_list_get_at(list, i);
+		const char *s = isl_set_get_tuple_name(set);
+
+		found = s && !strcmp(s, name) ? isl_bool_true : isl_bool_false;
+		isl_set_free(set);
+	}
+	isl_set_list_free(list);
+	isl_union_set_free(dom);
+	return n < 0 ? isl_bool_error : found;
+}
+
+/* Picks the compute statement: the one with the most loops; on a tie the
+ * one that accumulates, then the first written.
+ */
+static dse_stat pick_compute(poly__kernel *k, const poly_source *src,
+	dse_error *err)
+{
+	int best = 0;
+	isl_bool best_upd = updates(k, k->stmt[0]);
+	isl_bool empty;
+	isl_space *space;
+
+	for (int i = 1; i < k->n_stmts && best_upd >= 0; i++) {
+		isl_bool upd = updates(k, k->stmt[i]);
+
+		if (upd < 0)
+			best_upd = upd;
+		else if (k->stmt_loops[i] > k->stmt_loops[best] ||
+		    (k->stmt_loops[i] == k->stmt_loops[best] && upd &&
+		     !best_upd)) {
+			best = i;
+			best_upd = upd;
+		}
+	}
+	if (best_upd < 0)
+		return poly__isl_error(k->ctx, err, "finding the statements");
+	strcpy(k->statement, k->stmt[best]);
+	space = isl_union_set_get_space(k->domains);
+	space = isl_space_add_named_tuple_id_ui(space,
+		isl_id_alloc(k->ctx, k->statement, NULL),
+		(unsigned) k->stmt_loops[best]);
+	k->domain = isl_union_set_extract_set(k->domains, space);
+	empty = isl_set_is_empty(k->domain);
+	if (empty < 0)
 		return poly__isl_error(k->ctx, err, "reading the statement");
-	name = isl_set_get_tuple_name(k->domain);
-	if (!name)
-		return poly__input_error(err, src, "the statement has no name; "
-			"write the domain as { S0[i,j,k] : ... }");
-	if (copy_name(k->statement, name) < 0)
-		return poly__input_error(err, src, "statement name '%s' is "
-			"longer than %d characters", name, POLY_NAME_LEN - 1);
+	/* Checked before the loops are named: isl drops the names of an
+	 * empty set.
+	 */
+	if (empty)
+		return poly__input_error(err, src, "the iteration domain of "
+			"'%s' is empty for the given parameter values",
+			k->statement);
 	return dse_stat_ok;
 }
 
@@ -318,7 +484,7 @@ static dse_stat name_loops(poly__kernel *k, const poly_source *src,
 				"has no name; name every loop, e.g. "
 				"%s[i,j,k]", d + 1, k->statement,
 				k->statement);
-		if (copy_name(k->loop[d], name) < 0)
+		if (poly__copy_name(k->loop[d], name) < 0)
 			return poly__input_error(err, src, "loop name '%s' is "
 				"longer than %d characters", name,
 				POLY_NAME_LEN - 1);
@@ -326,20 +492,22 @@ static dse_stat name_loops(poly__kernel *k, const poly_source *src,
 	return dse_stat_ok;
 }
 
-/* Fixes the parameters of the domain and projects them out: every domain
- * parameter has a value, so the projection is exact and the rest of the
- * analysis works on a plain integer set.
+/* Fixes the parameters of the domains and projects them out: every
+ * domain parameter has a value, so the projection is exact and the rest
+ * of the analysis works on plain integer sets.
  */
 static dse_stat fix_domain(poly__kernel *k, isl_set *params, dse_error *err)
 {
 	isl_size n;
 
-	k->domain = isl_set_intersect_params(k->domain, isl_set_copy(params));
-	n = isl_set_dim(k->domain, isl_dim_param);
+	k->domains = isl_union_set_intersect_params(k->domains,
+		isl_set_copy(params));
+	n = isl_union_set_dim(k->domains, isl_dim_param);
 	if (n < 0)
 		return poly__isl_error(k->ctx, err, "fixing the parameters");
-	k->domain = isl_set_project_out(k->domain, isl_dim_param, 0, n);
-	if (!k->domain)
+	k->domains = isl_union_set_project_out(k->domains, isl_dim_param, 0,
+		n);
+	if (!k->domains)
 		return poly__isl_error(k->ctx, err, "fixing the parameters");
 	return dse_stat_ok;
 }
@@ -425,44 +593,44 @@ static dse_stat check_box(poly__kernel *k, const poly_source *src,
 
 /* State of the walk over the access relations of one kind. */
 struct access_walk {
-	isl_space *statement;	/* space of the statement instances */
+	const poly__kernel *k;
 	const char *kind;	/* "read" or "write" */
-	const char *name;	/* statement name, for messages */
-	int n_loops;
 	int rejected;		/* set when msg explains a bad access */
 	char msg[DSE_ERROR_MSG_LEN];
 };
 
-/* Checks that an access starts from the statement and names an array. */
+/* Checks that an access starts from a statement of the domain, with as
+ * many indices as it has loops, and names an array.
+ */
 static isl_stat check_access(isl_map *map, void *user)
 {
 	struct access_walk *w = user;
-	isl_space *space = isl_map_get_space(map);
-	isl_bool same = isl_space_tuple_is_equal(space, isl_dim_in,
-		w->statement, isl_dim_set);
+	const poly__kernel *k = w->k;
 	const char *from = isl_map_get_tuple_name(map, isl_dim_in);
 	const char *array = isl_map_get_tuple_name(map, isl_dim_out);
 	isl_size n_in = isl_map_dim(map, isl_dim_in);
 	isl_stat stat = isl_stat_error;
+	int s = -1;
 
-	if (same < 0 || n_in < 0) {
+	for (int i = 0; from && i < k->n_stmts && s < 0; i++)
+		if (!strcmp(k->stmt[i], from))
+			s = i;
+	if (n_in < 0) {
 		/* An isl failure: leave "rejected" unset. */
-	} else if (!same) {
+	} else if (s < 0 || k->stmt_loops[s] != n_in) {
 		w->rejected = 1;
 		snprintf(w->msg, sizeof(w->msg), "a %s access starts from "
-			"'%s' with %d indices, but the statement is '%s' with "
-			"%d loops", w->kind, from ? from : "(unnamed)",
-			(int) n_in, w->name, w->n_loops);
+			"'%s' with %d indices, which is not a statement of the "
+			"domain%s", w->kind, from ? from : "(unnamed)",
+			(int) n_in, s >= 0 ? " (wrong number of indices)" : "");
 	} else if (!array) {
 		w->rejected = 1;
 		snprintf(w->msg, sizeof(w->msg), "a %s access of '%s' has no "
 			"array name; write it as %s[...] -> A[...]", w->kind,
-			w->name, w->name);
+			from, from);
 	} else {
 		stat = isl_stat_ok;
 	}
-	/* The names belong to the map, so free it only now. */
-	isl_space_free(space);
 	isl_map_free(map);
 	return stat;
 }
@@ -496,30 +664,24 @@ static dse_stat take_accesses(poly__kernel *k, isl_union_map *umap,
 	const char *kind, isl_set *params, const poly_kernel_desc *desc,
 	const poly_source *src, isl_union_map **dst, dse_error *err)
 {
-	struct access_walk w = { .kind = kind, .name = k->statement,
-		.n_loops = k->n_loops };
+	struct access_walk w = { .k = k, .kind = kind };
 	isl_stat stat;
 
-	w.statement = isl_set_get_space(k->domain);
 	stat = isl_union_map_foreach_map(umap, &check_access, &w);
-	isl_space_free(w.statement);
 	if (stat < 0 && w.rejected)
 		return poly__input_error(err, src, "%s", w.msg);
 	if (stat < 0)
 		return poly__isl_error(k->ctx, err, "checking the accesses");
 	umap = fix_params(isl_union_map_copy(umap), params, desc);
 	umap = isl_union_map_intersect_domain_union_set(umap,
-		isl_union_set_from_set(isl_set_copy(k->domain)));
+		isl_union_set_copy(k->domains));
 	*dst = umap;
 	if (!umap)
 		return poly__isl_error(k->ctx, err, "restricting the accesses");
 	return dse_stat_ok;
 }
 
-/* The relation { x -> x + e_d } between instances that are both in the
- * domain: one step along loop d.
- */
-static isl_map *unit_step(isl_set *domain, int d)
+isl_map *poly__unit_step(isl_set *domain, int d)
 {
 	isl_space *space = isl_space_map_from_set(isl_set_get_space(domain));
 	isl_multi_aff *ma = isl_multi_aff_identity(space);
@@ -540,7 +702,7 @@ static isl_map *unit_step(isl_set *domain, int d)
 static isl_bool accumulates_along(isl_union_map *same, isl_set *domain,
 	int d)
 {
-	isl_map *step = unit_step(domain, d);
+	isl_map *step = poly__unit_step(domain, d);
 	isl_bool empty = isl_map_is_empty(step);
 	isl_union_map *ustep;
 	isl_bool subset;
@@ -555,37 +717,30 @@ static isl_bool accumulates_along(isl_union_map *same, isl_set *domain,
 	return subset;
 }
 
-/* Derives the reduction loop from the writes: the one loop along which
- * consecutive instances write the same array element.
+/* Derives the reduction loop from the writes of the compute statement:
+ * a loop along which consecutive instances write the same array element.
+ * When several loops accumulate (MTTKRP's k and l), the innermost is
+ * taken, as it is the one an HLS tool pipelines; a kernel with no
+ * accumulation has no reduction loop.
  */
-static dse_stat derive_reduction(poly__kernel *k, const poly_source *src,
-	dse_error *err)
+static dse_stat derive_reduction(poly__kernel *k, dse_error *err)
 {
-	isl_union_map *same = isl_union_map_apply_range(
+	isl_union_map *w = isl_union_map_intersect_domain_union_set(
 		isl_union_map_copy(k->writes),
-		isl_union_map_reverse(isl_union_map_copy(k->writes)));
-	char found[NAME_LIST_LEN] = "";
-	int n_found = 0;
+		isl_union_set_from_set(isl_set_copy(k->domain)));
+	isl_union_map *rev = isl_union_map_reverse(isl_union_map_copy(w));
+	isl_union_map *same = isl_union_map_apply_range(w, rev);
 	isl_bool acc = isl_bool_false;
 
+	k->reduction = -1;
 	for (int d = 0; same && acc >= 0 && d < k->n_loops; d++) {
 		acc = accumulates_along(same, k->domain, d);
-		if (acc == isl_bool_true) {
+		if (acc == isl_bool_true)
 			k->reduction = d;
-			list_append(found, sizeof(found), k->loop[d]);
-			n_found++;
-		}
 	}
 	isl_union_map_free(same);
 	if (!same || acc < 0)
 		return poly__isl_error(k->ctx, err, "finding the reduction");
-	if (n_found == 0)
-		return poly__input_error(err, src, "cannot find the reduction "
-			"loop; name it with 'reduction = <loop>'");
-	if (n_found > 1)
-		return poly__input_error(err, src, "the reduction loop is "
-			"ambiguous (%s all accumulate into the same element); "
-			"name it with 'reduction = <loop>'", found);
 	return dse_stat_ok;
 }
 
@@ -596,7 +751,7 @@ static dse_stat find_reduction(poly__kernel *k, const poly_kernel_desc *desc,
 	char loops[NAME_LIST_LEN] = "";
 
 	if (!desc->reduction)
-		return derive_reduction(k, &desc->writes_src, err);
+		return derive_reduction(k, err);
 	for (int d = 0; d < k->n_loops; d++) {
 		if (!strcmp(k->loop[d], desc->reduction)) {
 			k->reduction = d;
@@ -604,9 +759,81 @@ static dse_stat find_reduction(poly__kernel *k, const poly_kernel_desc *desc,
 		}
 		list_append(loops, sizeof(loops), k->loop[d]);
 	}
-	return poly__input_error(err, &desc->reduction_src, "reduction loop "
-		"'%s' is not a loop of '%s'; the loops are: %s",
+	return poly__input_error(err, &desc->reduction_src, "the reduction "
+		"annotation names no loop: '%s' is not a loop of '%s'; the "
+		"loops are: %s",
 		desc->reduction, k->statement, loops);
+}
+
+/* The default program order: each instance goes to its loop indices,
+ * padded with zeros to the deepest statement, then to its statement's
+ * rank, so an initialisation S0[i,j] runs before the update S1[i,j,k] of
+ * the same (i,j).
+ */
+static isl_union_map *default_schedule(poly__kernel *k)
+{
+	int depth = 0;
+	isl_union_map *sched = NULL;
+
+	for (int s = 0; s < k->n_stmts; s++)
+		depth = k->stmt_loops[s] > depth ? k->stmt_loops[s] : depth;
+	for (int s = 0; s < k->n_stmts; s++) {
+		char text[1024];
+		size_t len;
+		int n = k->stmt_loops[s];
+		isl_union_map *one;
+
+		len = (size_t) snprintf(text, sizeof(text), "{ %s[", k->stmt[s]);
+		for (int d = 0; d < n; d++)
+			len += (size_t) snprintf(text + len, sizeof(text) - len,
+				"%sc%d", d ? "," : "", d);
+		len += (size_t) snprintf(text + len, sizeof(text) - len,
+			"] -> [");
+		for (int d = 0; d < depth; d++)
+			len += (size_t) snprintf(text + len, sizeof(text) - len,
+				d < n ? "c%d," : "0,", d);
+		snprintf(text + len, sizeof(text) - len, "%d] }", s);
+		one = isl_union_map_read_from_str(k->ctx, text);
+		sched = sched ? isl_union_map_union(sched, one) : one;
+	}
+	return isl_union_map_intersect_domain_union_set(sched,
+		isl_union_set_copy(k->domains));
+}
+
+/* Reads the schedule the user gave, or builds the default one.  A given
+ * schedule must order every statement instance.
+ */
+static dse_stat take_schedule(poly__kernel *k, const poly_kernel_desc *desc,
+	isl_set *params, dse_error *err)
+{
+	char msg[DSE_ERROR_MSG_LEN];
+	isl_union_set *dom;
+	isl_bool covers;
+
+	if (!desc->schedule || !desc->schedule[0]) {
+		k->schedule = default_schedule(k);
+		return k->schedule ? dse_stat_ok :
+			poly__isl_error(k->ctx, err, "building the schedule");
+	}
+	k->schedule = isl_union_map_read_from_str(k->ctx, desc->schedule);
+	if (!k->schedule) {
+		last_message(k->ctx, msg, sizeof(msg));
+		return poly__input_error(err, &desc->schedule_src,
+			"invalid isl map: %s", msg);
+	}
+	k->schedule = fix_params(k->schedule, params, desc);
+	k->schedule = isl_union_map_intersect_domain_union_set(k->schedule,
+		isl_union_set_copy(k->domains));
+	dom = isl_union_map_domain(isl_union_map_copy(k->schedule));
+	covers = isl_union_set_is_subset(k->domains, dom);
+	isl_union_set_free(dom);
+	if (covers < 0)
+		return poly__isl_error(k->ctx, err, "checking the schedule");
+	if (!covers)
+		return poly__input_error(err, &desc->schedule_src, "the "
+			"schedule does not order every statement instance of "
+			"the domain");
+	return dse_stat_ok;
 }
 
 /* The checks that need the parameter values, in the order a user would
@@ -618,14 +845,15 @@ static dse_stat check_fixed(poly__kernel *k, const poly_kernel_desc *desc,
 {
 	isl_bool empty;
 
-	if (take_statement(k, desc, dom, err) != dse_stat_ok ||
-	    name_loops(k, &desc->domain_src, err) != dse_stat_ok ||
+	if (take_statements(k, desc, dom, err) != dse_stat_ok ||
 	    fix_domain(k, params, err) != dse_stat_ok ||
-	    check_box(k, &desc->domain_src, err) != dse_stat_ok ||
 	    take_accesses(k, reads, "read", params, desc, &desc->reads_src,
 		&k->reads, err) != dse_stat_ok ||
 	    take_accesses(k, writes, "write", params, desc,
-		&desc->writes_src, &k->writes, err) != dse_stat_ok)
+		&desc->writes_src, &k->writes, err) != dse_stat_ok ||
+	    pick_compute(k, &desc->domain_src, err) != dse_stat_ok ||
+	    name_loops(k, &desc->domain_src, err) != dse_stat_ok ||
+	    check_box(k, &desc->domain_src, err) != dse_stat_ok)
 		return dse_stat_error;
 	empty = isl_union_map_is_empty(k->writes);
 	if (empty < 0)
@@ -635,6 +863,8 @@ static dse_stat check_fixed(poly__kernel *k, const poly_kernel_desc *desc,
 			"writes nothing in its iteration domain; give at least "
 			"one write access such as %s[...] -> C[...]",
 			k->statement);
+	if (take_schedule(k, desc, params, err) != dse_stat_ok)
+		return dse_stat_error;
 	return find_reduction(k, desc, err);
 }
 
@@ -687,6 +917,8 @@ void poly__kernel_clear(poly__kernel *kernel)
 	if (!kernel)
 		return;
 	isl_set_free(kernel->domain);
+	isl_union_set_free(kernel->domains);
+	isl_union_map_free(kernel->schedule);
 	isl_union_map_free(kernel->reads);
 	isl_union_map_free(kernel->writes);
 	memset(kernel, 0, sizeof(*kernel));

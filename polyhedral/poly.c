@@ -1,41 +1,30 @@
-/* The design template: the loop nest of the kernel, as read by
- * kernel.c, mapped onto one of AutoSA's space-time candidates.
+/* The analysis driver, the templates handed to the other modules, and the
+ * integer formulas the models evaluate on them.
  *
- * Each supported space_time number has a builder in the table below; a
- * builder checks that the kernel fits the candidate and fills the parts of
- * the template that depend on it.  The parts that only depend on the
- * kernel are filled once, before the builder runs.
+ * poly_analyze reads the kernel (kernel.c), summarises its accesses
+ * (access.c), analyses its dependences (deps.c), enumerates the
+ * space-time candidates (spacetime.c) and builds their I/O groups (io.c),
+ * all inside one isl_ctx that it frees before returning.
  */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <isl/ctx.h>
+#include <isl/map.h>
 #include <isl/options.h>
 
 #include "polyhedral/internal.h"
 #include "polyhedral/poly.h"
 
-/* Room for the loop list "i, j, k" in a message. */
-#define LOOP_LIST_LEN 192
-
-/* Fills the candidate-specific part of a template from the kernel. */
-typedef dse_stat (*template_builder)(const poly__kernel *k,
-	const poly_kernel_desc *desc, poly_template *tmpl, dse_error *err);
-
-struct space_time_entry {
-	int space_time;
-	template_builder build;
-};
-
-static dse_stat build_output_stationary(const poly__kernel *k,
-	const poly_kernel_desc *desc, poly_template *tmpl, dse_error *err);
-
-/* The space-time candidates this version can build. */
-static const struct space_time_entry space_times[] = {
-	{ 3, &build_output_stationary },
-};
+/* isl operations one analysis may take: the kernels in configs/ need a
+ * few hundred thousand; a runaway analysis (a huge or pathological
+ * kernel) stops here with a clear error instead of running for hours.
+ */
+#define MAX_ISL_OPERATIONS 200000000UL
 
 dse_stat poly__isl_error(isl_ctx *ctx, dse_error *err, const char *what)
 {
@@ -61,142 +50,261 @@ dse_stat poly__input_error(dse_error *err, const poly_source *src,
 		"%s", msg);
 }
 
-/* "i, j, k": the loops of the kernel, for messages. */
-static void loop_list(const poly__kernel *k, char *buf, size_t size)
+void poly__append(char *buf, size_t size, size_t *len, const char *fmt, ...)
 {
-	size_t len = 0;
+	va_list ap;
+	int n;
 
-	buf[0] = '\0';
-	for (int d = 0; d < k->n_loops && len + 1 < size; d++) {
-		snprintf(buf + len, size - len, "%s%s", d ? ", " : "",
-			k->loop[d]);
-		len = strlen(buf);
+	if (*len + 1 >= size)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *len, size - *len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*len = *len + (size_t) n < size ? *len + (size_t) n : size - 1;
+}
+
+void poly__text(char *buf, size_t size, char *str)
+{
+	size_t n = str ? strlen(str) : 0;
+
+	if (!str) {
+		buf[0] = '\0';
+		return;
 	}
+	if (n < size) {
+		strcpy(buf, str);
+	} else {
+		memcpy(buf, str, size - 4);
+		strcpy(buf + size - 4, "...");
+	}
+	free(str);
 }
 
-/* The output-stationary 2-D array (AutoSA's space_time[3] for matrix
- * multiply): the two outer loops are the space loops and the innermost
- * loop, the reduction, runs in time inside each PE, so every PE keeps its
- * output element until the reduction is complete.
- */
-static dse_stat build_output_stationary(const poly__kernel *k,
-	const poly_kernel_desc *desc, poly_template *tmpl, dse_error *err)
+const char *poly_dep_kind_name(int kind)
 {
-	char loops[LOOP_LIST_LEN];
+	static const char *const names[] = { "read", "flow", "output" };
 
-	loop_list(k, loops, sizeof(loops));
-	if (k->n_loops != 3)
-		return poly__input_error(err, &desc->domain_src, "space_time[3] "
-			"needs a kernel with 3 loops; '%s' has %d (%s)",
-			k->statement, k->n_loops, loops);
-	if (k->reduction != 2)
-		return poly__input_error(err, desc->reduction ?
-			&desc->reduction_src : &desc->domain_src,
-			"space_time[3] needs the reduction loop innermost, but "
-			"'%s' is loop %d of %s[%s]", k->loop[k->reduction],
-			k->reduction + 1, k->statement, loops);
-	tmpl->n_space = 2;
-	tmpl->space_loop[0] = 0;
-	tmpl->space_loop[1] = 1;
-	return dse_stat_ok;
+	return kind >= 0 && kind < POLY_N_DEP_KINDS ? names[kind] : "?";
 }
 
-/* Fills the parts of the template that only depend on the kernel. */
+/* Operations per instance when the config does not say: an accumulation
+ * of the product of n operands is n - 1 multiplications and one addition
+ * (2 for matrix multiply, 3 for MTTKRP); without accumulation, n - 1.
+ */
+static int derive_ops(const poly_analysis *a)
+{
+	int n = 0;
+
+	for (int i = 0; i < a->n_accesses; i++) {
+		const poly_access *x = &a->access[i];
+		int written = 0, dup = 0;
+
+		if (x->write)
+			continue;
+		for (int j = 0; j < a->n_accesses; j++) {
+			written |= a->access[j].write &&
+				!strcmp(a->access[j].array, x->array);
+			dup |= j < i && !a->access[j].write &&
+				!strcmp(a->access[j].array, x->array);
+		}
+		n += !written && !dup;
+	}
+	if (a->reduction >= 0)
+		return n > 1 ? n : 1;
+	return n > 2 ? n - 1 : 1;
+}
+
 static dse_stat fill_kernel(const poly__kernel *k,
-	const poly_kernel_desc *desc, poly_template *tmpl, dse_error *err)
+	const poly_kernel_desc *desc, poly_analysis *a, dse_error *err)
 {
 	const char *name = desc->name ? desc->name : "";
 
-	if (strlen(name) >= sizeof(tmpl->kernel))
+	if (strlen(name) >= sizeof(a->kernel))
 		return dse_error_set(err, DSE_E_INPUT, "kernel name '%s' is "
 			"longer than %d characters", name,
-			(int) sizeof(tmpl->kernel) - 1);
-	strcpy(tmpl->kernel, name);
-	strcpy(tmpl->statement, k->statement);
-	tmpl->n_loops = k->n_loops;
-	tmpl->points = 1;
+			(int) sizeof(a->kernel) - 1);
+	strcpy(a->kernel, name);
+	strcpy(a->statement, k->statement);
+	a->n_statements = k->n_stmts;
+	for (int s = 0; s < k->n_stmts; s++)
+		strcpy(a->stmt_name[s], k->stmt[s]);
+	a->n_loops = k->n_loops;
+	a->points = 1;
 	for (int d = 0; d < k->n_loops; d++) {
 		uint64_t ext = (uint64_t) k->extent[d];
 
-		strcpy(tmpl->loop[d], k->loop[d]);
-		tmpl->extent[d] = k->extent[d];
-		if (tmpl->points > UINT64_MAX / ext)
+		strcpy(a->loop[d], k->loop[d]);
+		a->extent[d] = k->extent[d];
+		if (a->points > UINT64_MAX / ext)
 			return poly__input_error(err, &desc->domain_src,
 				"the kernel has more than 2^64 statement "
 				"instances");
-		tmpl->points *= ext;
+		a->points *= ext;
 	}
-	tmpl->reduction = k->reduction;
-	/* Only the access relations are known, not the statement body, so
-	 * the statement is taken to be a multiply-accumulate.
-	 */
-	tmpl->ops_per_point = 2;
+	a->reduction = k->reduction;
 	return dse_stat_ok;
 }
 
-/* The builder for space_time, or NULL when it is not supported. */
-static template_builder find_builder(int space_time)
+/* Turns an exceeded operation bound into a clear error; otherwise passes
+ * on the status.
+ */
+static dse_stat check_quota(isl_ctx *ctx, const poly_kernel_desc *desc,
+	dse_stat stat, dse_error *err)
 {
-	size_t n = sizeof(space_times) / sizeof(space_times[0]);
-
-	for (size_t i = 0; i < n; i++)
-		if (space_times[i].space_time == space_time)
-			return space_times[i].build;
-	return NULL;
+	if (stat == dse_stat_ok || isl_ctx_last_error(ctx) != isl_error_quota)
+		return stat;
+	return poly__input_error(err, &desc->domain_src, "the analysis of "
+		"this kernel exceeded its bound of %lu isl operations; "
+		"simplify the kernel (fewer statements or loops, simpler "
+		"accesses)", MAX_ISL_OPERATIONS);
 }
 
-/* Builds the template once ctx is set up; the kernel's isl objects are
- * freed before returning.
- */
-static dse_stat build(isl_ctx *ctx, const poly_kernel_desc *desc,
-	int space_time, poly_template *tmpl, dse_error *err)
+static dse_stat analyze(isl_ctx *ctx, const poly_kernel_desc *desc,
+	poly_analysis *a, dse_error *err)
 {
-	template_builder builder = find_builder(space_time);
+	isl_map *rel[POLY_MAX_DEPS] = { NULL };
 	poly__kernel k;
 	dse_stat stat;
 
-	if (poly__kernel_read(ctx, desc, &k, err) != dse_stat_ok)
-		return dse_stat_error;
-	if (!builder)
-		stat = poly__input_error(err, &desc->space_time_src,
-			"space_time[%d] is not supported yet; this version "
-			"builds space_time[3], the output-stationary 2-D array",
-			space_time);
-	else
-		stat = fill_kernel(&k, desc, tmpl, err);
-	tmpl->space_time = space_time;
+	stat = poly__kernel_read(ctx, desc, &k, err);
+	if (stat != dse_stat_ok)
+		return check_quota(ctx, desc, stat, err);
+	stat = fill_kernel(&k, desc, a, err);
 	if (stat == dse_stat_ok)
-		stat = builder(&k, desc, tmpl, err);
+		stat = poly__accesses(&k, desc, a, err);
+	if (stat == dse_stat_ok)
+		stat = poly__dependences(&k, a, rel, err);
+	if (stat == dse_stat_ok)
+		stat = poly__space_time(&k, desc, a, err);
+	if (stat == dse_stat_ok)
+		stat = poly__io(&k, a, rel, err);
+	for (int i = 0; i < POLY_MAX_DEPS; i++)
+		isl_map_free(rel[i]);
+	a->ops_per_point = desc->ops_per_point > 0 ? desc->ops_per_point :
+		derive_ops(a);
 	poly__kernel_clear(&k);
-	return stat;
+	return check_quota(ctx, desc, stat, err);
 }
 
-dse_stat poly_template_build(const poly_kernel_desc *desc, int space_time,
-	poly_template *out, dse_error *err)
+poly_analysis *poly_analyze(const poly_kernel_desc *desc, dse_error *err)
 {
-	poly_template tmpl;
+	struct timespec t0, t1;
+	poly_analysis *a;
 	isl_ctx *ctx;
 	dse_stat stat;
 
-	if (!desc || !out)
-		return dse_error_set(err, DSE_E_RUNTIME,
-			"poly_template_build: no kernel or no output");
-	ctx = isl_ctx_alloc();
-	if (!ctx)
-		return dse_error_set(err, DSE_E_NOMEM,
-			"cannot allocate an isl context");
+	if (!desc) {
+		dse_error_set(err, DSE_E_RUNTIME, "poly_analyze: no kernel");
+		return NULL;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	a = calloc(1, sizeof(*a));
+	ctx = a ? isl_ctx_alloc() : NULL;
+	if (!ctx) {
+		free(a);
+		dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		return NULL;
+	}
 	/* Errors come back as return values and are reported through err;
 	 * isl must neither print nor abort inside the library.
 	 */
 	if (isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE) < 0) {
 		stat = poly__isl_error(ctx, err, "setting up isl");
 	} else {
-		memset(&tmpl, 0, sizeof(tmpl));
-		stat = build(ctx, desc, space_time, &tmpl, err);
+		isl_ctx_set_max_operations(ctx, MAX_ISL_OPERATIONS);
+		stat = analyze(ctx, desc, a, err);
 	}
 	isl_ctx_free(ctx);
-	if (stat == dse_stat_ok)
-		*out = tmpl;
+	if (stat != dse_stat_ok)
+		return poly_analysis_free(a);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	a->seconds = (double) (t1.tv_sec - t0.tv_sec) +
+		(double) (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	return a;
+}
+
+poly_analysis *poly_analysis_free(poly_analysis *a)
+{
+	free(a);
+	return NULL;
+}
+
+int poly_analysis_loop(const poly_analysis *a, const char *name)
+{
+	if (!a || !name)
+		return -1;
+	for (int d = 0; d < a->n_loops && d < POLY_MAX_LOOPS; d++)
+		if (!strcmp(a->loop[d], name))
+			return d;
+	return -1;
+}
+
+/* The latency-hiding loops of candidate c: the parallel band loops,
+ * except the SIMD loop, which is strip-mined for SIMD instead.
+ */
+static void latency_loops(const poly_analysis *a, poly_template *t)
+{
+	t->n_latency = 0;
+	for (int l = 0; l < a->band; l++)
+		if (a->parallel[l] && l != t->simd_loop)
+			t->latency_loop[t->n_latency++] = l;
+}
+
+dse_stat poly_template_from(const poly_analysis *a, int space_time,
+	poly_template *out, dse_error *err)
+{
+	const poly_candidate *c;
+
+	if (!a || !out)
+		return dse_error_set(err, DSE_E_RUNTIME,
+			"poly_template_from: no analysis or no output");
+	if (space_time < 0 || space_time >= a->n_candidates)
+		return dse_error_set(err, DSE_E_INPUT, "kernel '%s' has no "
+			"space_time[%d]: its %d candidates are numbered 0 to "
+			"%d", a->kernel, space_time, a->n_candidates,
+			a->n_candidates - 1);
+	c = &a->cand[space_time];
+	memset(out, 0, sizeof(*out));
+	strcpy(out->kernel, a->kernel);
+	strcpy(out->statement, a->statement);
+	out->n_loops = a->n_loops;
+	memcpy(out->loop, a->loop, sizeof(out->loop));
+	memcpy(out->extent, a->extent, sizeof(out->extent));
+	out->band = a->band;
+	out->reduction = a->reduction;
+	out->space_time = space_time;
+	out->n_space = c->n_space;
+	memcpy(out->space_loop, c->space, sizeof(out->space_loop));
+	out->simd_loop = a->simd_loop;
+	for (int s = 0; s < c->n_space; s++)
+		if (c->space[s] == a->simd_loop)
+			out->simd_loop = -1;
+	latency_loops(a, out);
+	out->points = a->points;
+	out->ops_per_point = a->ops_per_point;
+	out->n_accesses = a->n_accesses;
+	memcpy(out->access, a->access, sizeof(out->access));
+	out->n_groups = c->n_groups;
+	memcpy(out->group, c->group, sizeof(out->group));
+	return dse_stat_ok;
+}
+
+dse_stat poly_template_build(const poly_kernel_desc *desc, int space_time,
+	poly_template *out, dse_error *err)
+{
+	poly_analysis *a = poly_analyze(desc, err);
+	dse_stat stat;
+
+	if (!a)
+		return dse_stat_error;
+	if (space_time < 0)
+		space_time = a->default_candidate;
+	stat = poly_template_from(a, space_time, out, err);
+	if (stat != dse_stat_ok && desc->space_time_src.line > 0)
+		stat = poly__input_error(err, &desc->space_time_src, "%s",
+			err ? err->msg : "no such candidate");
+	poly_analysis_free(a);
 	return stat;
 }
 
@@ -208,4 +316,61 @@ int poly_template_loop(const poly_template *tmpl, const char *name)
 		if (!strcmp(tmpl->loop[d], name))
 			return d;
 	return -1;
+}
+
+int poly_template_is_space(const poly_template *t, int l)
+{
+	for (int s = 0; t && s < t->n_space; s++)
+		if (t->space_loop[s] == l)
+			return 1;
+	return 0;
+}
+
+/* The extent of dimension d of access "acc" over a box of tile[l]
+ * iterations per loop, capped by the array's extent.
+ */
+static int64_t dim_span(const poly_template *t, const poly_access *acc,
+	int d, const int64_t *tile)
+{
+	int64_t span = 1;
+
+	if (!acc->exact[d])
+		return acc->extent[d];
+	for (int l = 0; l < t->n_loops; l++) {
+		int64_t c = acc->coef[d][l] < 0 ? -acc->coef[d][l] :
+			acc->coef[d][l];
+		int64_t step;
+
+		if (c == 0 || tile[l] <= 1)
+			continue;
+		if (__builtin_mul_overflow(c, tile[l] - 1, &step) ||
+		    __builtin_add_overflow(span, step, &span))
+			return acc->extent[d];
+	}
+	return span < acc->extent[d] ? span : acc->extent[d];
+}
+
+int64_t poly_footprint(const poly_template *t, int acc, const int64_t *tile)
+{
+	const poly_access *x;
+	int64_t total = 1;
+
+	if (!t || acc < 0 || acc >= t->n_accesses || !tile)
+		return 0;
+	x = &t->access[acc];
+	for (int d = 0; d < x->n_dims; d++)
+		if (__builtin_mul_overflow(total, dim_span(t, x, d, tile),
+				&total))
+			return INT64_MAX;
+	return total;
+}
+
+int64_t poly_inner_run(const poly_template *t, int acc, const int64_t *tile)
+{
+	const poly_access *x;
+
+	if (!t || acc < 0 || acc >= t->n_accesses || !tile)
+		return 0;
+	x = &t->access[acc];
+	return x->n_dims > 0 ? dim_span(t, x, x->n_dims - 1, tile) : 1;
 }

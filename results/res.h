@@ -18,7 +18,7 @@
 
 #include "dse/error.h"
 
-#define RES_STR_LEN 160		/* fixed length of string columns, with NUL */
+#define RES_STR_LEN 320		/* fixed length of string columns, with NUL */
 
 enum res_type {
 	RES_I64,

@@ -22,9 +22,13 @@
 #include "dse/error.h"
 #include "sim/sim.h"
 
-#define SEARCH_MAX_KNOBS 16
+#define SEARCH_MAX_KNOBS 32
 #define SEARCH_MAX_OBJECTIVES 6
 #define SEARCH_MAX_CONSTRAINTS 8
+
+/* A design point must hold every knob the model can have. */
+_Static_assert(SEARCH_MAX_KNOBS >= SIM_MAX_KNOBS,
+	"SEARCH_MAX_KNOBS is below the model's largest knob count");
 
 /* --- the space --------------------------------------------------------- */
 

@@ -21,9 +21,10 @@ static const struct metric_info {
 
 static const char *const status_names[SIM_N_STATUS] = {
 	[SIM_OK] = "ok",
-	[SIM_BAD_TILE] = "array_part does not divide the loop bound",
+	[SIM_BAD_TILE] = "array_part or array_part_L2 does not divide the "
+		"loop bound, or array_part_L2 is not a multiple of array_part",
 	[SIM_BAD_LATENCY] = "latency does not divide array_part",
-	[SIM_BAD_SIMD] = "simd does not divide the reduction tile",
+	[SIM_BAD_SIMD] = "simd does not divide what a PE runs of its loop",
 	[SIM_TOO_LARGE] = "cycles or resources overflow 64 bits",
 };
 

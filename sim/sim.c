@@ -1,103 +1,134 @@
-/* sim: the analytic model of the output-stationary 2-D systolic array for a
- * three-loop kernel with one reduction loop (AutoSA's space_time[3] for
- * matrix multiply).
+/* sim: building the analytic model of a systolic-array template, its
+ * knobs, and the AutoSA --sa-sizes string of a design point.
  *
- * The array is built as AutoSA builds it.  The two space loops s0, s1 are
- * tiled by array_part (T), each tile is strip-mined again by latency (L0,
- * L1) so that the point loops become the PE's inner loops, and the
- * reduction tile is vectorised by simd (S).  What is left of each space
- * tile after latency hiding is the PE grid: R = T[s0]/L0 rows and
- * C = T[s1]/L1 columns.  Operand A enters along the rows (one L2 buffer per
- * row), operand B along the columns, and the outputs stay in the PEs until
- * the reduction of a tile is complete, then drain out through a chain.
- *
- * The latency terms follow AutoSA's tuner: a fixed prologue, a
- * double-buffered main loop whose step is max(load, compute), the drain of
- * the outputs and an epilogue.  All point-independent quantities are
- * computed once in sim_model_alloc so that sim_eval is a handful of integer
- * operations.
+ * A template describes any space-time candidate of any affine kernel: the
+ * band of tiled loops, the space loops of a 1-D, 2-D or 3-D array, the
+ * latency-hiding loops, the simd loop and the I/O groups.  Everything that
+ * does not depend on the design point is worked out here once: the knob
+ * list, the role each I/O group plays in the model (loaded every tile,
+ * written out, buffered in the PEs or along PE lines) and the footprint
+ * formula of its access with the zero coefficients dropped.  sim_eval
+ * (model.c) then costs a few hundred integer operations.
  */
-#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim.h"
+#include "internal.h"
 
-enum { N_KNOBS = 6 };
-enum { KNOB_NAME_LEN = POLY_NAME_LEN + 16 };
-enum knob_kind { KIND_ARRAY_PART, KIND_LATENCY, KIND_SIMD };
-
-/* Knob positions in a design point. */
-enum { K_PART0 = 0, K_LAT0 = 3, K_LAT1 = 4, K_SIMD = 5 };
-
-static const char *const kind_names[] = {
-	[KIND_ARRAY_PART] = "array_part",
-	[KIND_LATENCY] = "latency",
-	[KIND_SIMD] = "simd",
+static const char *const kind_names[SIM__N_KINDS] = {
+	[SIM__ARRAY_PART] = "array_part",
+	[SIM__ARRAY_PART_L2] = "array_part_L2",
+	[SIM__LATENCY] = "latency",
+	[SIM__SIMD] = "simd",
 };
 
-struct sim_model {
-	poly_template tmpl;
-	arch_board board;
-	arch_dtype dtype;
-
-	char knob_name[N_KNOBS][KNOB_NAME_LEN];
-	int knob_loop[N_KNOBS];
-	int knob_kind[N_KNOBS];
-
-	/* Point-independent numbers of the model. */
-	int s0, s1, r;		/* space loops and reduction loop */
-	int64_t extent[3];
-	int bits;		/* data width b */
-	int64_t wpc;		/* words per cycle of one input port */
-	int64_t wpc_out;	/* words per cycle of the output drain */
-	int64_t dram_latency;
-	int64_t acc_latency;
-	double dsp_per_mac;
-	double inv_hz;		/* seconds per cycle */
-	double gops_cycles;	/* GOP/s x cycles: gops = gops_cycles/cycles */
-};
-
-static int64_t ceil_div(int64_t a, int64_t b)
+/* Whether "v" lies in [lo, hi). */
+static int in_range(int v, int lo, int hi)
 {
-	return (a + b - 1) / b;
+	return v >= lo && v < hi;
 }
 
-static int64_t max64(int64_t a, int64_t b)
+/* Checks a list of loop indices: each in [0, hi), none twice. */
+static dse_stat check_loops(const poly_template *t, const char *what,
+	const int *loops, int n, int hi, dse_error *err)
 {
-	return a > b ? a : b;
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		if (!in_range(loops[i], 0, hi))
+			return dse_error_set(err, DSE_E_INPUT,
+				"kernel '%s': %s loop %d is %d, not one of the "
+				"%d tiled loops", t->kernel, what, i, loops[i],
+				hi);
+		for (j = 0; j < i; j++)
+			if (loops[j] == loops[i])
+				return dse_error_set(err, DSE_E_INPUT,
+					"kernel '%s': loop '%s' is listed "
+					"twice as a %s loop", t->kernel,
+					t->loop[loops[i]], what);
+	}
+	return dse_stat_ok;
 }
 
-/* Checks that the template is the three-loop, two-space-loop nest this
- * model describes, and finds its reduction loop.
- */
-static dse_stat check_template(const poly_template *t, dse_error *err)
+/* The loop nest of the template: loop counts and indices in range. */
+static dse_stat check_nest(const poly_template *t, dse_error *err)
 {
-	int l, s0, s1;
+	int l;
 
-	if (t->n_loops != 3 || t->n_space != 2)
+	if (!in_range(t->n_loops, 1, POLY_MAX_LOOPS + 1))
 		return dse_error_set(err, DSE_E_INPUT,
-			"kernel '%s': the analytic model needs 3 loops with 2 "
-			"space loops, the template has %d loops and %d space "
-			"loops", t->kernel, t->n_loops, t->n_space);
-	s0 = t->space_loop[0];
-	s1 = t->space_loop[1];
-	if (s0 < 0 || s0 > 2 || s1 < 0 || s1 > 2 || s0 == s1)
+			"kernel '%s': the template has %d loops (1 to %d "
+			"expected)", t->kernel, t->n_loops, POLY_MAX_LOOPS);
+	if (!in_range(t->band, 1, t->n_loops + 1))
 		return dse_error_set(err, DSE_E_INPUT,
-			"kernel '%s': invalid space loops %d and %d",
-			t->kernel, s0, s1);
-	if (t->reduction != 3 - s0 - s1)
-		return dse_error_set(err, DSE_E_INPUT,
-			"kernel '%s': the analytic model needs the reduction "
-			"loop to be the loop that is not a space loop (loop "
-			"%d), the template has %d", t->kernel, 3 - s0 - s1,
-			t->reduction);
-	for (l = 0; l < 3; l++)
+			"kernel '%s': the tiled band has %d loops (1 to %d "
+			"expected)", t->kernel, t->band, t->n_loops);
+	for (l = 0; l < t->n_loops; l++)
 		if (t->extent[l] <= 0)
 			return dse_error_set(err, DSE_E_INPUT,
 				"kernel '%s': loop '%s' has no iterations",
 				t->kernel, t->loop[l]);
+	if (!in_range(t->n_space, 1, POLY_MAX_SPACE + 1))
+		return dse_error_set(err, DSE_E_INPUT,
+			"kernel '%s': the array has %d space loops (1 to %d "
+			"expected)", t->kernel, t->n_space, POLY_MAX_SPACE);
+	if (!in_range(t->n_latency, 0, t->band + 1))
+		return dse_error_set(err, DSE_E_INPUT,
+			"kernel '%s': %d latency loops in a band of %d",
+			t->kernel, t->n_latency, t->band);
+	if (check_loops(t, "space", t->space_loop, t->n_space, t->band,
+			err) ||
+	    check_loops(t, "latency", t->latency_loop, t->n_latency, t->band,
+			err))
+		return dse_stat_error;
+	if (!in_range(t->simd_loop, -1, t->n_loops) ||
+	    !in_range(t->reduction, -1, t->n_loops))
+		return dse_error_set(err, DSE_E_INPUT,
+			"kernel '%s': simd loop %d or reduction loop %d out of "
+			"range", t->kernel, t->simd_loop, t->reduction);
+	if (t->ops_per_point < 0)
+		return dse_error_set(err, DSE_E_INPUT,
+			"kernel '%s': negative operations per point",
+			t->kernel);
+	return dse_stat_ok;
+}
+
+/* The accesses the model reads: those of groups that are not pruned. */
+static dse_stat check_groups(const poly_template *t, dse_error *err)
+{
+	int g, d;
+
+	if (!in_range(t->n_accesses, 0, POLY_MAX_ACCESSES + 1) ||
+	    !in_range(t->n_groups, 0, POLY_MAX_GROUPS + 1))
+		return dse_error_set(err, DSE_E_INPUT,
+			"kernel '%s': %d accesses and %d I/O groups are beyond "
+			"the template's limits", t->kernel, t->n_accesses,
+			t->n_groups);
+	for (g = 0; g < t->n_groups; g++) {
+		const poly_group *gr = &t->group[g];
+		const poly_access *a;
+
+		if (gr->pruned)
+			continue;
+		if (!in_range(gr->access, 0, t->n_accesses))
+			return dse_error_set(err, DSE_E_INPUT,
+				"kernel '%s': I/O group %s names access %d, "
+				"the template has %d", t->kernel, gr->name,
+				gr->access, t->n_accesses);
+		a = &t->access[gr->access];
+		if (!in_range(a->n_dims, 0, POLY_MAX_ARRAY_DIMS + 1))
+			return dse_error_set(err, DSE_E_INPUT,
+				"kernel '%s': access %s has %d dimensions",
+				t->kernel, a->text, a->n_dims);
+		for (d = 0; d < a->n_dims; d++)
+			if (a->extent[d] <= 0)
+				return dse_error_set(err, DSE_E_INPUT,
+					"kernel '%s': dimension %d of access "
+					"%s has no extent", t->kernel, d,
+					a->text);
+	}
 	return dse_stat_ok;
 }
 
@@ -131,43 +162,192 @@ static int64_t words_per_cycle(const arch_board *board, int bits,
 	return w < 1 ? 1 : w;
 }
 
-static void name_knobs(sim_model *m)
+void sim__footprint_compile(const poly_template *t, int acc,
+	sim__footprint *fp)
+{
+	const poly_access *a = &t->access[acc];
+	int d, l;
+
+	memset(fp, 0, sizeof(*fp));
+	fp->n_dims = a->n_dims;
+	for (d = 0; d < a->n_dims; d++) {
+		struct sim__fp_dim *dim = &fp->dim[d];
+
+		dim->extent = a->extent[d];
+		dim->whole = !a->exact[d];
+		for (l = 0; l < t->n_loops && !dim->whole; l++) {
+			int64_t c = a->coef[d][l];
+
+			if (c == 0)
+				continue;
+			dim->loop[dim->n_terms] = l;
+			/* A coefficient too large to negate spans the whole
+			 * dimension for any tile of more than one iteration;
+			 * the extent clamps it anyway.
+			 */
+			dim->coef[dim->n_terms++] = c == INT64_MIN ?
+				INT64_MAX : c < 0 ? -c : c;
+		}
+		dim->unit_loop = dim->n_terms == 1 && dim->coef[0] == 1 ?
+			dim->loop[0] : -1;
+	}
+}
+
+/* The band loops whose index appears in access "a". */
+static unsigned access_loops(const poly_access *a, int band)
+{
+	unsigned mask = 0;
+	int d, l;
+
+	for (d = 0; d < a->n_dims; d++)
+		for (l = 0; l < band; l++)
+			if (a->exact[d] && a->coef[d][l] != 0)
+				mask |= 1u << l;
+	return mask;
+}
+
+/* Whether array "array" has a flow group that is not pruned: its partial
+ * values leave the array after every tile and come back for the next.
+ */
+static int flows_out(const poly_template *t, const char *array)
+{
+	int g;
+
+	for (g = 0; g < t->n_groups; g++)
+		if (!t->group[g].pruned && t->group[g].kind == POLY_DEP_FLOW &&
+		    !strcmp(t->group[g].array, array))
+			return 1;
+	return 0;
+}
+
+static void add_buffer(sim_model *m, const poly_group *gr)
+{
+	const poly_access *a = &m->tmpl.access[gr->access];
+	sim__buffer *b = &m->buf[m->n_buf++];
+	int s;
+
+	sim__footprint_compile(&m->tmpl, gr->access, &b->fp);
+	b->per_pe = gr->buffer_level == POLY_L1;
+	b->dir0_mask = 0;
+	for (s = 0; s < m->n_space; s++)
+		if (gr->dir[s] == 0)
+			b->dir0_mask |= 1u << s;
+	b->packed = m->simd_loop >= 0 &&
+		(access_loops(a, m->n_loops) >> m->simd_loop & 1u);
+}
+
+/* Sorts the groups that are not pruned by the roles they play.  An
+ * unpruned flow group carries partial results out of the array and back
+ * after every tile, so it is both loaded and stored every tile, and the
+ * other groups of its array (their copy-in, copy-out and buffers) add
+ * nothing to that.
+ */
+static void classify_groups(sim_model *m)
 {
 	const poly_template *t = &m->tmpl;
+	int g;
+
+	for (g = 0; g < t->n_groups; g++) {
+		const poly_group *gr = &t->group[g];
+		const poly_access *a;
+		int flow;
+
+		flow = gr->kind == POLY_DEP_FLOW;
+		if (gr->pruned || (!flow && flows_out(t, gr->array)))
+			continue;
+		a = &t->access[gr->access];
+		if (flow || gr->copy_in)
+			sim__footprint_compile(t, gr->access,
+				&m->in[m->n_in++].fp);
+		if (flow || gr->copy_out) {
+			sim__output *o = &m->out[m->n_out++];
+
+			sim__footprint_compile(t, gr->access, &o->fp);
+			o->every_tile = flow;
+			o->loop_mask = access_loops(a, m->band);
+		}
+		if (gr->buffer_level == POLY_L1 || gr->buffer_level == POLY_L2)
+			add_buffer(m, gr);
+	}
+}
+
+static void add_knob(sim_model *m, int kind, int loop)
+{
+	char name[SIM__KNOB_NAME_LEN];
+	int k = m->n_knobs++;
+
+	snprintf(name, sizeof(name), "%s_%s", kind_names[kind],
+		m->tmpl.loop[loop]);
+	memcpy(m->knob_name[k], name, sizeof(name));
+	m->knob_loop[k] = loop;
+	m->knob_kind[k] = kind;
+}
+
+static void name_knobs(sim_model *m)
+{
 	int l;
 
-	for (l = 0; l < 3; l++) {
-		snprintf(m->knob_name[K_PART0 + l], KNOB_NAME_LEN,
-			"array_part_%s", t->loop[l]);
-		m->knob_loop[K_PART0 + l] = l;
-		m->knob_kind[K_PART0 + l] = KIND_ARRAY_PART;
-	}
-	snprintf(m->knob_name[K_LAT0], KNOB_NAME_LEN, "latency_%s",
-		t->loop[m->s0]);
-	m->knob_loop[K_LAT0] = m->s0;
-	snprintf(m->knob_name[K_LAT1], KNOB_NAME_LEN, "latency_%s",
-		t->loop[m->s1]);
-	m->knob_loop[K_LAT1] = m->s1;
-	m->knob_kind[K_LAT0] = m->knob_kind[K_LAT1] = KIND_LATENCY;
-	snprintf(m->knob_name[K_SIMD], KNOB_NAME_LEN, "simd_%s",
-		t->loop[m->r]);
-	m->knob_loop[K_SIMD] = m->r;
-	m->knob_kind[K_SIMD] = KIND_SIMD;
+	for (l = 0; l < m->band; l++)
+		add_knob(m, SIM__ARRAY_PART, l);
+	for (l = 0; m->l2 && l < m->band; l++)
+		add_knob(m, SIM__ARRAY_PART_L2, l);
+	for (l = 0; l < m->n_latency; l++)
+		add_knob(m, SIM__LATENCY, m->latency_loop[l]);
+	if (m->simd_loop >= 0)
+		add_knob(m, SIM__SIMD, m->simd_loop);
+}
+
+/* A PE waits for its own previous result only when a dependence is
+ * carried through it: a reduction, or another flow of values.
+ */
+static int has_carried_dep(const poly_template *t)
+{
+	int g;
+
+	if (t->reduction >= 0)
+		return 1;
+	for (g = 0; g < t->n_groups; g++)
+		if (t->group[g].kind == POLY_DEP_FLOW)
+			return 1;
+	return 0;
+}
+
+static void setup_numbers(sim_model *m)
+{
+	const poly_template *t = &m->tmpl;
+	int ops = t->ops_per_point;
+	double hz = m->board.mhz * 1e6;
+
+	m->carried = has_carried_dep(t);
+	m->bits = m->dtype.bits;
+	/* The input groups stream at the same time and split the bandwidth;
+	 * the output drain runs alone and gets all of it.
+	 */
+	m->wpc_in = words_per_cycle(&m->board, m->bits,
+		1.0 / (m->n_in > 0 ? m->n_in : 1));
+	m->wpc_out = words_per_cycle(&m->board, m->bits, 1.0);
+	m->dram_latency = m->board.dram_latency;
+	m->acc_latency = m->dtype.acc_latency;
+	/* A multiplier-adder pair does two operations of a point: three
+	 * operations (MTTKRP's two multiplies and an add) need two.
+	 */
+	m->dsp_per_lane = m->dtype.dsp_per_mac * (ops > 2 ? (ops + 1) / 2 : 1);
+	m->inv_hz = 1.0 / hz;
+	m->gops_cycles = (double) t->points * ops * hz / 1e9;
 }
 
 sim_model *sim_model_alloc(const poly_template *tmpl, const arch_board *board,
-	const arch_dtype *dtype, dse_error *err)
+	const arch_dtype *dtype, const sim_options *opt, dse_error *err)
 {
 	sim_model *m;
-	double hz;
-	int l;
 
 	if (!tmpl || !board || !dtype) {
 		dse_error_set(err, DSE_E_RUNTIME,
 			"sim_model_alloc: missing template, board or data type");
 		return NULL;
 	}
-	if (check_template(tmpl, err) < 0 || check_arch(board, dtype, err) < 0)
+	if (check_nest(tmpl, err) || check_groups(tmpl, err) ||
+	    check_arch(board, dtype, err))
 		return NULL;
 	m = calloc(1, sizeof(*m));
 	if (!m) {
@@ -177,24 +357,17 @@ sim_model *sim_model_alloc(const poly_template *tmpl, const arch_board *board,
 	m->tmpl = *tmpl;
 	m->board = *board;
 	m->dtype = *dtype;
-	m->s0 = tmpl->space_loop[0];
-	m->s1 = tmpl->space_loop[1];
-	m->r = tmpl->reduction;
-	for (l = 0; l < 3; l++)
-		m->extent[l] = tmpl->extent[l];
-	m->bits = dtype->bits;
-	/* The two input operands stream at the same time and split the
-	 * bandwidth; the output drain runs alone and gets all of it.
-	 */
-	m->wpc = words_per_cycle(board, m->bits, 0.5);
-	m->wpc_out = words_per_cycle(board, m->bits, 1.0);
-	m->dram_latency = board->dram_latency;
-	m->acc_latency = dtype->acc_latency;
-	m->dsp_per_mac = dtype->dsp_per_mac;
-	hz = board->mhz * 1e6;
-	m->inv_hz = 1.0 / hz;
-	m->gops_cycles = (double) tmpl->points * tmpl->ops_per_point * hz /
-		1e9;
+	m->l2 = opt && opt->array_part_L2;
+	m->n_loops = tmpl->n_loops;
+	m->band = tmpl->band;
+	memcpy(m->extent, tmpl->extent, sizeof(m->extent));
+	m->n_space = tmpl->n_space;
+	memcpy(m->space_loop, tmpl->space_loop, sizeof(m->space_loop));
+	m->n_latency = tmpl->n_latency;
+	memcpy(m->latency_loop, tmpl->latency_loop, sizeof(m->latency_loop));
+	m->simd_loop = tmpl->simd_loop;
+	classify_groups(m);
+	setup_numbers(m);
 	name_knobs(m);
 	return m;
 }
@@ -207,12 +380,12 @@ sim_model *sim_model_free(sim_model *model)
 
 int sim_model_n_knobs(const sim_model *model)
 {
-	return model ? N_KNOBS : 0;
+	return model ? model->n_knobs : 0;
 }
 
 static int knob_valid(const sim_model *model, int knob)
 {
-	return model && knob >= 0 && knob < N_KNOBS;
+	return model && knob >= 0 && knob < model->n_knobs;
 }
 
 const char *sim_model_knob_name(const sim_model *model, int knob)
@@ -231,205 +404,58 @@ const char *sim_model_knob_kind(const sim_model *model, int knob)
 		kind_names[model->knob_kind[knob]] : NULL;
 }
 
-/* The tiling of one design point, with the derived counts. */
-struct point {
-	int64_t t[3];		/* array_part per loop */
-	int64_t n[3];		/* tiles per loop, E/T */
-	int64_t l0, l1, s;	/* latency of s0, s1; simd */
-	int64_t rows, cols;	/* PE grid R x C */
-};
-
-/* Reads and checks the knobs; returns the status of the point.  Each test
- * rejects non-positive values first so that no division by zero is
- * possible.
+/* Appends to buf (of "size" bytes, "*len" used) as far as it fits; the
+ * string stays terminated.
  */
-static int read_point(const sim_model *m, const int32_t *knobs,
-	struct point *p)
+static void __attribute__((format(printf, 4, 5))) appendf(char *buf,
+	int size, int *len, const char *fmt, ...)
 {
-	int l;
+	va_list ap;
+	int n;
 
-	for (l = 0; l < 3; l++) {
-		p->t[l] = knobs[K_PART0 + l];
-		if (p->t[l] <= 0)
-			return SIM_BAD_TILE;
-		p->n[l] = m->extent[l] / p->t[l];
-		if (p->n[l] * p->t[l] != m->extent[l])
-			return SIM_BAD_TILE;
-	}
-	p->l0 = knobs[K_LAT0];
-	p->l1 = knobs[K_LAT1];
-	if (p->l0 <= 0 || p->l1 <= 0)
-		return SIM_BAD_LATENCY;
-	p->rows = p->t[m->s0] / p->l0;
-	p->cols = p->t[m->s1] / p->l1;
-	if (p->rows * p->l0 != p->t[m->s0] || p->cols * p->l1 != p->t[m->s1])
-		return SIM_BAD_LATENCY;
-	p->s = knobs[K_SIMD];
-	if (p->s <= 0 || p->t[m->r] % p->s != 0)
-		return SIM_BAD_SIMD;
-	return SIM_OK;
-}
-
-/* Products and sums of the cycle count can exceed 64 bits only for
- * absurdly large kernels; then the point is recorded as too large instead
- * of wrapping into a negative, seemingly excellent design.
- */
-static int mul_ok(int64_t a, int64_t b, int64_t *out)
-{
-	return !__builtin_mul_overflow(a, b, out);
-}
-
-static int add_ok(int64_t a, int64_t b, int64_t *out)
-{
-	return !__builtin_add_overflow(a, b, out);
-}
-
-/* Cycles of the whole kernel for a legal point; also gives the II.
- * Returns -1 when the count does not fit in 64 bits.
- */
-static int64_t point_cycles(const sim_model *m, const struct point *p,
-	int64_t *ii_out)
-{
-	int64_t tr = p->t[m->r];
-	int64_t lat = p->l0 * p->l1;
-	int64_t ii, n_tiles, n_out, comp, load, step, main, drain, pro, epi;
-	int64_t total;
-
-	/* Each PE interleaves L0*L1 independent accumulators, so the add of
-	 * one output comes back round only every L0*L1 cycles; if that is
-	 * shorter than the adder's latency the PE loop must stall.
-	 */
-	ii = lat >= m->acc_latency ? 1 : ceil_div(m->acc_latency, lat);
-	/* The tile count is at most the instance count, which fits in 64
-	 * unsigned bits but not always in 63.
-	 */
-	if (!mul_ok(p->n[m->s0], p->n[m->s1], &n_out) ||
-	    !mul_ok(n_out, p->n[m->r], &n_tiles))
-		return -1;
-	/* A PE computes its L0 x L1 outputs over T[r]/S reduction steps,
-	 * S MACs per step.
-	 */
-	if (!mul_ok(lat * (tr / p->s), ii, &comp))
-		return -1;
-	/* A tile needs T[s0] x T[r] words of A and T[s1] x T[r] words of B,
-	 * read on separate ports at the same time.
-	 */
-	load = max64(ceil_div(p->t[m->s0] * tr, m->wpc),
-		ceil_div(p->t[m->s1] * tr, m->wpc));
-	/* Double-buffered L2 buffers: the first load is exposed, then every
-	 * step costs the slower of loading the next tile and computing this
-	 * one, and the last compute is exposed.
-	 */
-	if (!mul_ok(n_tiles - 1, max64(load, comp), &step) ||
-	    !add_ok(step, load + comp, &main))
-		return -1;
-	/* Each finished output tile is written out through the drain chain,
-	 * whose depth is the number of PE rows.
-	 */
-	drain = ceil_div(p->t[m->s0] * p->t[m->s1], m->wpc_out) + p->rows;
-	/* The first beat comes after the DRAM latency and the wavefront
-	 * has to cross the array before every PE is busy; it crosses again
-	 * at the end as the array empties.
-	 */
-	pro = m->dram_latency + p->rows + p->cols;
-	epi = p->rows + p->cols;
-	*ii_out = ii;
-	if (!mul_ok(n_out, drain, &total) || !add_ok(total, main, &total) ||
-	    !add_ok(total, pro + epi, &total))
-		return -1;
-	return total;
-}
-
-/* BRAM18K blocks of one buffer whose width is b*S bits.  Widths beyond the
- * range of an int cannot be built anyway; they saturate rather than wrap.
- */
-static int64_t wide_bram(int64_t width, int64_t depth)
-{
-	return arch_bram18k(width > INT_MAX ? INT_MAX : (int) width, depth);
-}
-
-/* Above this, a resource count is not a design anyone can build, and the
- * 64-bit sums below could wrap: such points are recorded as too large.
- */
-#define RESOURCE_LIMIT 1e18
-
-/* DSP and BRAM18K of a legal point.  This first model keeps every buffer in
- * BRAM and uses no URAM.  Returns SIM_OK or SIM_TOO_LARGE.
- */
-static int point_resources(const sim_model *m, const struct point *p,
-	sim_metrics *out)
-{
-	int64_t pes = p->rows * p->cols;
-	int64_t tr = p->t[m->r];
-	int64_t width = (int64_t) m->bits * p->s;
-	double dsp = (double) pes * (double) p->s * m->dsp_per_mac;
-	double a_words = (double) p->l0 * (double) tr * (double) m->bits;
-	double b_words = (double) p->l1 * (double) tr * (double) m->bits;
-	int64_t dsp_int, acc;
-
-	/* The L2 buffers hold the most bits; bound their blocks (at least
-	 * one bit in 18K per block) before any 64-bit product is formed.
-	 */
-	if (dsp > RESOURCE_LIMIT ||
-	    (double) p->rows * a_words + (double) p->cols * b_words >
-	    RESOURCE_LIMIT)
-		return SIM_TOO_LARGE;
-	dsp_int = (int64_t) dsp;
-	/* Every PE has S MAC units. */
-	out->dsp = (double) dsp_int < dsp ? dsp_int + 1 : dsp_int;
-	/* Each PE holds its L0 x L1 accumulators, and each drain module the
-	 * same number of outputs (the C drain L1 buffers).
-	 */
-	acc = arch_bram18k(m->bits, p->l0 * p->l1);
-	out->bram18k = 2 * pes * acc;
-	/* Double-buffered L2 buffers of S-wide words: one for A per PE row
-	 * (L0 rows x T[r] of the tile), one for B per PE column.
-	 */
-	out->bram18k += 2 * p->rows * wide_bram(width, p->l0 * tr / p->s);
-	out->bram18k += 2 * p->cols * wide_bram(width, p->l1 * tr / p->s);
-	out->uram = 0;
-	return SIM_OK;
-}
-
-void sim_eval(const sim_model *model, const int32_t *knobs, sim_metrics *out)
-{
-	struct point p;
-	int64_t cycles, ii;
-
-	memset(out, 0, sizeof(*out));
-	out->status = read_point(model, knobs, &p);
-	if (out->status != SIM_OK)
+	if (*len >= size - 1)
 		return;
-	cycles = point_cycles(model, &p, &ii);
-	if (cycles < 0) {
-		out->status = SIM_TOO_LARGE;
-		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *len, (size_t) (size - *len), fmt, ap);
+	va_end(ap);
+	*len = n < 0 || n > size - 1 - *len ? size - 1 : *len + n;
+}
+
+/* ";kernel[]->kind[v,v,...]" for the knobs of one kind, nothing when the
+ * model has none.
+ */
+static void append_kind(const sim_model *m, const int32_t *knobs, int kind,
+	char *buf, int size, int *len)
+{
+	int k, first = 1;
+
+	for (k = 0; k < m->n_knobs; k++) {
+		if (m->knob_kind[k] != kind)
+			continue;
+		if (first)
+			appendf(buf, size, len, ";kernel[]->%s[%d",
+				kind_names[kind], (int) knobs[k]);
+		else
+			appendf(buf, size, len, ",%d", (int) knobs[k]);
+		first = 0;
 	}
-	out->cycles = (uint64_t) cycles;
-	out->latency_s = (double) cycles * model->inv_hz;
-	out->gops = model->gops_cycles / (double) cycles;
-	out->pe_rows = (int32_t) p.rows;
-	out->pe_cols = (int32_t) p.cols;
-	out->ii = (int32_t) ii;
-	if (point_resources(model, &p, out) != SIM_OK) {
-		memset(out, 0, sizeof(*out));
-		out->status = SIM_TOO_LARGE;
-	}
+	if (!first)
+		appendf(buf, size, len, "]");
 }
 
 void sim_sa_sizes(const sim_model *model, const int32_t *knobs, char *buf,
 	int size)
 {
+	int len = 0, kind;
+
 	if (!buf || size <= 0)
 		return;
-	if (!model || !knobs) {
-		buf[0] = '\0';
+	buf[0] = '\0';
+	if (!model || !knobs)
 		return;
-	}
-	snprintf(buf, (size_t) size,
-		"{kernel[]->space_time[%d];kernel[]->array_part[%d,%d,%d];"
-		"kernel[]->latency[%d,%d];kernel[]->simd[%d]}",
-		model->tmpl.space_time, (int) knobs[K_PART0],
-		(int) knobs[K_PART0 + 1], (int) knobs[K_PART0 + 2],
-		(int) knobs[K_LAT0], (int) knobs[K_LAT1], (int) knobs[K_SIMD]);
+	appendf(buf, size, &len, "{kernel[]->space_time[%d]",
+		model->tmpl.space_time);
+	for (kind = 0; kind < SIM__N_KINDS; kind++)
+		append_kind(model, knobs, kind, buf, size, &len);
+	appendf(buf, size, &len, "}");
 }

@@ -14,6 +14,11 @@
 #include "dse/error.h"
 #include "polyhedral/poly.h"
 
+/* The most knobs a design point has: array_part and array_part_L2 of every
+ * band loop, latency of every band loop, and one simd.
+ */
+#define SIM_MAX_KNOBS (3 * POLY_MAX_LOOPS + 1)
+
 /* The metrics of one evaluated design point.  A small value. */
 typedef struct sim_metrics {
 	uint64_t cycles;
@@ -22,8 +27,9 @@ typedef struct sim_metrics {
 	int64_t dsp;
 	int64_t bram18k;
 	int64_t uram;
-	int32_t pe_rows;
-	int32_t pe_cols;
+	int64_t n_pe;		/* PEs of the whole array */
+	int32_t pe_rows;	/* PEs along the first space loop */
+	int32_t pe_cols;	/* along the second (1 for a 1-D array) */
 	int32_t ii;		/* initiation interval of the PE loop */
 	int32_t status;		/* enum sim_status */
 } sim_metrics;
@@ -31,9 +37,12 @@ typedef struct sim_metrics {
 /* Why a point is not a legal design.  SIM_OK for legal ones. */
 enum sim_status {
 	SIM_OK = 0,
-	SIM_BAD_TILE,		/* array_part does not divide the loop bound */
+	SIM_BAD_TILE,		/* array_part does not divide the loop bound,
+				 * or array_part_L2 is not a multiple of
+				 * array_part dividing it */
 	SIM_BAD_LATENCY,	/* latency does not divide array_part */
-	SIM_BAD_SIMD,		/* simd does not divide the reduction tile */
+	SIM_BAD_SIMD,		/* simd does not divide what a PE runs of
+				 * its loop */
 	SIM_TOO_LARGE,		/* cycles or resources beyond 64 bits */
 	SIM_N_STATUS
 };
@@ -66,22 +75,35 @@ double sim_metric_capacity(const arch_board *board, enum sim_metric m);
 
 typedef struct sim_model sim_model;
 
+/* Choices that change the knobs of a design point.  A NULL pointer where
+ * one is expected means every field at its default (zero).
+ */
+typedef struct sim_options {
+	int array_part_L2;	/* 1: a second tiling level on every band
+				 * loop (array_part_L2_<loop> knobs) */
+} sim_options;
+
 /* Builds the analytic model of "tmpl" on "board" with data type "dtype".
- * The caller keeps ownership of the arguments, which are copied.  Returns
- * NULL and fills err when the template has no model yet.
+ * The caller keeps ownership of the arguments, which are copied; "opt" may
+ * be NULL.  Returns NULL and fills err (DSE_E_INPUT) when the template is
+ * inconsistent (loop, space, latency, simd or group indices out of range,
+ * a loop without iterations) or the board or data type cannot be modelled.
  */
 sim_model *sim_model_alloc(const poly_template *tmpl, const arch_board *board,
-	const arch_dtype *dtype, dse_error *err);
+	const arch_dtype *dtype, const sim_options *opt, dse_error *err);
 sim_model *sim_model_free(sim_model *model);
 
-/* The knobs a design point of this model has, in order: their number and
- * their names ("array_part_i", "latency_j", "simd_k", ...), and for each
- * knob the loop it tiles (an index into the template's loops).
+/* The knobs a design point of this model has, in order: array_part of
+ * every band loop, then array_part_L2 of every band loop when the option
+ * asks for it, latency of every latency loop of the template, and simd of
+ * the simd loop when there is one.  Their number and names
+ * ("array_part_i", "array_part_L2_i", "latency_j", "simd_k", ...), and for
+ * each knob the loop it tiles (an index into the template's loops).
  */
 int sim_model_n_knobs(const sim_model *model);
 const char *sim_model_knob_name(const sim_model *model, int knob);
 int sim_model_knob_loop(const sim_model *model, int knob);
-/* The knob's family ("array_part", "latency" or "simd"). */
+/* The knob's family: "array_part", "array_part_L2", "latency" or "simd". */
 const char *sim_model_knob_kind(const sim_model *model, int knob);
 
 /* Evaluates one design point with the analytic model.  "knobs" holds
@@ -92,7 +114,10 @@ void sim_eval(const sim_model *model, const int32_t *knobs, sim_metrics *out);
 
 /* Writes the AutoSA --sa-sizes string of a design point into buf, e.g.
  * "{kernel[]->space_time[3];kernel[]->array_part[16,16,16];
- *   kernel[]->latency[8,8];kernel[]->simd[2]}".
+ *   kernel[]->latency[8,8];kernel[]->simd[2]}", with
+ * "kernel[]->array_part_L2[...]" after array_part when the model has those
+ * knobs, and without the latency or simd part when it has no such knob.
+ * The string is cut (and still terminated) when buf is too small.
  */
 void sim_sa_sizes(const sim_model *model, const int32_t *knobs, char *buf,
 	int size);

@@ -56,8 +56,23 @@ static const struct bad_case bad_cases[] = {
 	{ KERNEL "[platform]\ndsp.i = 3\n", 7, 1, "dsp.i",
 	  "unknown key in section [platform]" },
 	{ KERNEL "[space]\nspace_time.i = 3\n", 7, 1, "space_time.i",
-	  "known keys: space_time, array_part, latency, simd, "
-	  "array_part.<loop>, latency.<loop>, simd.<loop>" },
+	  "known keys: space_time, array_part, array_part_L2, latency, simd, "
+	  "array_part.<loop>, array_part_L2.<loop>, latency.<loop>, "
+	  "simd.<loop>" },
+	/* space_time picks one candidate: a single non-negative integer. */
+	{ KERNEL "[space]\nspace_time = 1..6\n", 7, 14, "space_time",
+	  "expected an integer, got '1..6'" },
+	{ KERNEL "[space]\nspace_time = -1\n", 7, 14, "space_time",
+	  "integer out of range: -1 must be >= 0" },
+	{ KERNEL "[space]\narray_part_L2.1 = 4\n", 7, 1, "array_part_L2.1",
+	  "bad per-loop key: expected 'array_part_L2.<loop>'" },
+	/* The [kernel] keys of the analysis. */
+	{ KERNEL "ops = 0\n", 6, 7, "ops",
+	  "integer out of range: 0 must be >= 1" },
+	{ KERNEL "max_space = two\n", 6, 13, "max_space",
+	  "expected an integer, got 'two'" },
+	{ KERNEL "schedule = \"\"\"{ S[i] -> [i] }\n", 6, 12, "schedule",
+	  "unterminated \"\"\" string" },
 	{ KERNEL "[space]\nlatency.1i = 4\n", 7, 1, "latency.1i",
 	  "bad per-loop key: expected 'latency.<loop>'" },
 	{ "seed = 1\n" KERNEL, 1, 1, "seed", "key outside any section" },
@@ -257,7 +272,7 @@ static const char *const full_cfg =
 	"dram_gbps = 77.5\n"						/* 16 */
 	"\n"								/* 17 */
 	"[space]\n"							/* 18 */
-	"space_time = 1..6\n"						/* 19 */
+	"space_time = 4\n"						/* 19 */
 	"array_part = 1..1024 divisors\n"				/* 20 */
 	"latency = 1..64 pow2\n"					/* 21 */
 	"array_part.k = 1, 3, 8..64 pow2\n"				/* 22 */
@@ -339,7 +354,8 @@ static const struct good_check full_checks[] = {
 	{ K_KEY, "space", NULL, 6, NULL, 0, 0, 0, 0 },
 	{ K_NKEYS, "kernel", NULL, 0, NULL, 7, 0, 0, 0 },
 	{ K_NKEYS, "nosuch", NULL, 0, NULL, 0, 0, 0, 0 },
-	{ K_SET, "space", "space_time", 0, "1,2,3,4,5,6", 0, 0, 0, 0 },
+	{ K_INT, "space", "space_time", 0, NULL, 4, 0, 0, 0 },
+	{ K_POS, "space", "space_time", 0, NULL, 1, 0, 19, 14 },
 	{ K_SET, "space", "array_part", 0, "1,2,3,4,6,8,12,16,24,32,48,96", 0,
 	  96, 0, 0 },
 	{ K_SET, "space", "latency", 0, "1,2,4,8,16,32,64", 0, 1000, 0, 0 },
@@ -534,6 +550,24 @@ static const struct small_case small_cases[] = {
 	  { K_NCONS, "search", "constraints", 0, NULL, 1, 0, 0, 0 } },
 	{ "[search]\nobjectives = x\n",
 	  { K_NAME, "search", "objectives", 0, "x", 0, 0, 0, 14 } },
+	/* The [kernel] keys of the analysis and the second tiling level. */
+	{ "schedule = \"\"\"{ S[i] -> [i, 0];\n  T[i] -> [i, 1] }\"\"\"\n",
+	  { K_STR, "kernel", "schedule", 0, "{ S[i] -> [i, 0];\n  T[i] -> "
+	    "[i, 1] }", 0, 0, 0, 0 } },
+	{ "schedule = { S[i] -> [i] }\n",
+	  { K_POS, "kernel", "schedule", 0, NULL, 1, 0, 6, 12 } },
+	{ "ops = 3\n",
+	  { K_INT, "kernel", "ops", 0, NULL, 3, 0, 0, 0 } },
+	{ "max_space = 3\n",
+	  { K_INT, "kernel", "max_space", 0, NULL, 3, 0, 0, 0 } },
+	{ "[space]\nspace_time = 0\n",
+	  { K_INT, "space", "space_time", 0, NULL, 0, 0, 0, 0 } },
+	{ "[space]\narray_part_L2 = 16..64 pow2\n",
+	  { K_SET, "space", "array_part_L2", 0, "16,32,64", 0, 0, 0, 0 } },
+	{ "[space]\narray_part_L2.k = 2..8 divisors\n",
+	  { K_SET, "space", "array_part_L2.k", 0, "2,4,8", 0, 8, 0, 0 } },
+	{ "[space]\narray_part_L2.k = 2..8 divisors\n",
+	  { K_POS, "space", "array_part_L2.k", 0, NULL, 1, 0, 7, 19 } },
 	{ "[space]\nsimd = 8, 1, 8, 2..3\n",
 	  { K_SET, "space", "simd", 0, "1,2,3,8", 0, 0, 0, 0 } },
 	{ "[space]\nsimd = 3..100 pow2\n",

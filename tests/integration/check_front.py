@@ -3,7 +3,8 @@
 Usage: /usr/bin/python3 check_front.py FILE BOARD_DSP BOARD_BRAM18K
 Checks the root attributes, the front's columns and units, that every row
 meets the constraints of the config (fractions of the board given on the
-command line) and that no row of the front dominates another.
+command line), that no row of the front dominates another, and the
+space-time candidates and I/O groups of matrix multiply.
 """
 import sys
 
@@ -53,6 +54,43 @@ with h5py.File(path, "r") as f:
         for j, q in enumerate(vals):
             if i != j and all(x <= y for x, y in zip(p, q)) and p != q:
                 failures.append("row %d dominates row %d" % (i, j))
+
+
+def check_analysis(f):
+    """The candidates and I/O groups tables of matrix multiply."""
+    check(f.attrs["space_time"] == 3, "root attribute space_time is not 3")
+    check(f.attrs["default_space_time"] == 3, "default_space_time is not 3")
+    cands = f["mm/candidates"][:]
+    check(len(cands) == 6, "%d candidates, expected 6" % len(cands))
+    check(list(cands["index"]) == list(range(len(cands))),
+          "candidate indices are not 0..n-1")
+    spaces = [c["space_loops"].decode() for c in cands]
+    check(spaces == ["i", "j", "k", "i,j", "i,k", "j,k"],
+          "space loops %s" % spaces)
+    if len(cands) == 6:
+        check(cands[3]["time_loops"] == b"k", "candidate 3 time loops")
+        check(cands[3]["n_space"] == 2, "candidate 3 is not 2-D")
+    groups = [g for g in f["mm/io_groups"][:] if g["candidate"] == 3]
+    by_name = {g["name"].decode(): g for g in groups}
+    check(sorted(by_name) == ["g1", "g2", "g3", "g4"],
+          "groups of candidate 3: %s" % sorted(by_name))
+    if len(by_name) != 4:
+        return
+    g1, g2, g3, g4 = (by_name[n] for n in ("g1", "g2", "g3", "g4"))
+    check(g1["array"] == b"A" and g1["direction"] == b"(0,1)" and
+          g1["type"] == b"exterior" and g1["embedded"] == 1 and
+          g1["copy_in"] == 1, "g1 %s" % (g1,))
+    check(g2["array"] == b"B" and g2["direction"] == b"(1,0)" and
+          g2["type"] == b"exterior", "g2 %s" % (g2,))
+    check(g3["array"] == b"C" and g3["pruned"] == 1 and
+          g3["type"] == b"interior" and g3["kind"] == b"flow", "g3 %s" % (g3,))
+    check(g4["copy_out"] == 1 and g4["pruned"] == 0 and
+          g4["buffer_level"] == b"L1" and g4["kind"] == b"output",
+          "g4 %s" % (g4,))
+
+
+with h5py.File(path, "r") as f:
+    check_analysis(f)
 
 for msg in failures[:20]:
     print("FAIL:", msg)

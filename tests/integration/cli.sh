@@ -82,9 +82,9 @@ bad_case emptyset 8:14 array_part "empty" "$good_kernel
 array_part = 3..3 divisors"
 bad_case section 7:2 spaces "unknown section" "$good_kernel
 [spaces]"
-bad_case spacetime 8:14 space_time "space_time\[4\] is not supported" "$good_kernel
+bad_case spacetime 8:14 space_time "has 6 space-time candidates \(0\.\.5\)" "$good_kernel
 [space]
-space_time = 4"
+space_time = 6"
 bad_case fraction 8:15 constraints "fraction of the board above 1" "$good_kernel
 [search]
 constraints = dsp <= 500%"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every example in configs/ runs under mpirun -np 2 and writes its file
-# (to a scratch path, so the tests never touch results/).
+# (to a scratch path, so the tests never touch results/), with the front
+# and the analysis's candidates and I/O groups.
 . "$(dirname "$0")/common.sh"
 
 for cfg in "$SRC"/configs/*.cfg; do
@@ -12,6 +13,11 @@ for cfg in "$SRC"/configs/*.cfg; do
 		fail "configs/$name.cfg did not produce $out"
 	fi
 	h5dump -H "$out" >/dev/null 2>&1 && ok || fail "h5dump cannot read $out"
+	# The analysis goes with the front: candidates and I/O groups.
+	tables=$(h5ls -r "$out" 2>/dev/null)
+	grep -qE '^/[^/]+/candidates +Dataset \{[1-9]' <<<"$tables" &&
+		grep -qE '^/[^/]+/io_groups +Dataset' <<<"$tables" && ok ||
+		fail "$name: no candidates or io_groups table in $out"
 	ls "$TMP" | grep -q '\.tmp\.' && fail "temporary file left by $name" || ok
 done
 # The built-in default sweep, with no config at all.

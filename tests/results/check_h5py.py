@@ -32,7 +32,7 @@ def check_front(f):
     check(d.dtype["id"] == np.dtype("<i8"), "id dtype")
     check(d.dtype["latency"] == np.dtype("<f8"), "latency dtype")
     check(d.dtype["dsp"] == np.dtype("<i8"), "dsp dtype")
-    check(d.dtype["sa_sizes"] == np.dtype("S160"),
+    check(d.dtype["sa_sizes"] == np.dtype("S320"),
           "sa_sizes dtype %r" % d.dtype["sa_sizes"])
     rows = d[()]
     check(list(rows["id"]) == [0, 1, 2], "id values")
@@ -41,7 +41,7 @@ def check_front(f):
     check(list(rows["dsp"]) == [512, 1024, -7], "dsp values")
     sizes = [text(s) for s in rows["sa_sizes"]]
     check(sizes == ["kernel[]->space_time[3];kernel[]->array_part[16,16,16]",
-                    "", "z" * 159], "sa_sizes values %r" % sizes)
+                    "", "z" * 319], "sa_sizes values %r" % sizes)
     units = [text(u) for u in d.attrs["units"]]
     check(units == ["", "cycles", "DSP", ""], "units %r" % units)
     cols = [text(c) for c in d.attrs["columns"]]

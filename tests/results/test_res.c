@@ -149,7 +149,9 @@ static double gen_f64(size_t r, int c)
 }
 
 /* Lengths around the cut at RES_STR_LEN-1 for the long-string cases. */
-static const size_t long_lengths[] = { 0, 1, 158, 159, 160, 161, 300 };
+/* Lengths around the fixed string length, where cutting starts. */
+static const size_t long_lengths[] = { 0, 1, RES_STR_LEN - 2, RES_STR_LEN - 1,
+	RES_STR_LEN, RES_STR_LEN + 1, 2 * RES_STR_LEN };
 
 static size_t gen_len(int long_strings, size_t r, int c)
 {
@@ -479,13 +481,16 @@ struct utf8_case {
 	size_t want;		/* bytes that should be kept */
 };
 
+/* KEEP is the most bytes a string column holds. */
+#define KEEP (RES_STR_LEN - 1)
+
 static const struct utf8_case utf8_cases[] = {
-	{ 157, "\xc3\xa9", 159 },		/* fits exactly */
-	{ 158, "\xc3\xa9", 158 },		/* would split e-acute */
-	{ 157, "\xe2\x82\xac", 157 },		/* would split the euro sign */
-	{ 156, "\xe2\x82\xac", 159 },		/* fits exactly */
-	{ 156, "\xf0\x9f\x98\x80", 156 },	/* four-byte sequence */
-	{ 200, "\xc3\xa9", 159 },		/* cut in plain ASCII */
+	{ KEEP - 2, "\xc3\xa9", KEEP },		/* fits exactly */
+	{ KEEP - 1, "\xc3\xa9", KEEP - 1 },	/* would split e-acute */
+	{ KEEP - 2, "\xe2\x82\xac", KEEP - 2 },	/* would split the euro sign */
+	{ KEEP - 3, "\xe2\x82\xac", KEEP },	/* fits exactly */
+	{ KEEP - 3, "\xf0\x9f\x98\x80", KEEP - 3 },	/* four-byte sequence */
+	{ KEEP + 41, "\xc3\xa9", KEEP },	/* cut in plain ASCII */
 };
 
 static void test_utf8_cut(void **state)

@@ -21,7 +21,7 @@ int main(int argc, char **argv)
 	static const int64_t id[] = { 0, 1, 2 };
 	static const double latency[] = { 1200.5, 980.25, -1.0e300 };
 	static const int64_t dsp[] = { 512, 1024, -7 };
-	char long_str[301];
+	char long_str[2 * RES_STR_LEN + 1];
 	const char *sizes[] = {
 		"kernel[]->space_time[3];kernel[]->array_part[16,16,16]",
 		"",
@@ -40,8 +40,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: write_sample FILE.h5\n");
 		return 2;
 	}
-	memset(long_str, 'z', 300);
-	long_str[300] = '\0';
+	memset(long_str, 'z', 2 * RES_STR_LEN);
+	long_str[2 * RES_STR_LEN] = '\0';
 	f = res_file_create(argv[1], &err);
 	if (!f)
 		return report(&err);

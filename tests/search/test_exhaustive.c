@@ -105,7 +105,7 @@ static void run_case(const struct sweep_case *c, int rank)
 	poly_template t = mm_kernel_template(c->extent[0], c->extent[1],
 		c->extent[2]);
 	sim_model *model = sim_model_alloc(&t, board, arch_dtype_find("fp32"),
-		NULL);
+		NULL, NULL);
 	search_space *s = make_space(model, &t);
 	search_options opt;
 	search_result res;

@@ -1,0 +1,123 @@
+/* sim: declarations shared by the files of this module only.
+ *
+ * sim.c turns a template into a sim_model (the knobs and the I/O groups
+ * sorted by the role they play in the model, with their footprint formulas
+ * compiled); model.c evaluates design points on it.
+ */
+#ifndef SIM_INTERNAL_H
+#define SIM_INTERNAL_H
+
+#include <stdint.h>
+
+#include "sim.h"
+
+enum { SIM__KNOB_NAME_LEN = POLY_NAME_LEN + 16 };
+
+enum sim__kind {
+	SIM__ARRAY_PART = 0,
+	SIM__ARRAY_PART_L2,
+	SIM__LATENCY,
+	SIM__SIMD,
+	SIM__N_KINDS
+};
+
+/* The footprint of one access (poly_footprint) with the zero coefficients
+ * dropped, so that evaluating it for a tile touches only the loops each
+ * array dimension depends on.  A dimension that is not an affine function
+ * of the loops ("whole") always covers its extent.
+ */
+typedef struct sim__footprint {
+	int n_dims;
+	struct sim__fp_dim {
+		int64_t extent;
+		int unit_loop;		/* the loop when the index is one
+					 * loop with coefficient +-1, else -1 */
+		int whole;
+		int n_terms;
+		int loop[POLY_MAX_LOOPS];
+		int64_t coef[POLY_MAX_LOOPS];	/* absolute values */
+	} dim[POLY_MAX_ARRAY_DIMS];
+} sim__footprint;
+
+/* Compiles the footprint formula of access "acc" of "t". */
+void sim__footprint_compile(const poly_template *t, int acc,
+	sim__footprint *fp);
+
+/* poly_footprint on the compiled formula: per array dimension
+ * min(extent, 1 + sum |coef| * (tile - 1)), multiplied, saturating at
+ * INT64_MAX.  "tile" has an entry per loop of the template, each >= 1.
+ */
+int64_t sim__footprint_words(const sim__footprint *fp, const int64_t *tile);
+
+/* Data loaded from DRAM for every tile. */
+typedef struct sim__input {
+	sim__footprint fp;
+} sim__input;
+
+/* Data written to DRAM: once per distinct output tile, that is once per
+ * tile of the band loops in "loop_mask" (the loops the access depends on),
+ * or after every tile for partial sums that leave the array.
+ */
+typedef struct sim__output {
+	sim__footprint fp;
+	int every_tile;
+	unsigned loop_mask;
+} sim__output;
+
+/* A double-buffered local buffer: in every PE ("per_pe", interior I/O
+ * with the buffer at L1) or in every L2 module feeding a line of PEs
+ * (exterior I/O).  A line runs along the space loops whose direction is
+ * not zero; "dir0_mask" has bit s set for each space loop s (in the
+ * candidate's order) with a zero direction.  A "packed" buffer holds words
+ * of simd data values, because the access moves along the simd loop.
+ */
+typedef struct sim__buffer {
+	sim__footprint fp;
+	int per_pe;
+	unsigned dir0_mask;
+	int packed;
+} sim__buffer;
+
+/* The fields sim_eval reads come first and the copies of the template,
+ * board and data type (read only when naming knobs and writing the
+ * --sa-sizes string) last, so that the hot part shares few cache lines.
+ */
+struct sim_model {
+	int n_knobs;
+	char knob_name[SIM_MAX_KNOBS][SIM__KNOB_NAME_LEN];
+	int knob_loop[SIM_MAX_KNOBS];
+	int knob_kind[SIM_MAX_KNOBS];	/* enum sim__kind */
+	int l2;				/* array_part_L2 knobs present */
+
+	/* The loop nest, copied out of the template for locality. */
+	int n_loops;
+	int band;
+	int64_t extent[POLY_MAX_LOOPS];
+	int n_space;
+	int space_loop[POLY_MAX_SPACE];
+	int n_latency;
+	int latency_loop[POLY_MAX_LOOPS];
+	int simd_loop;			/* -1: no simd knob */
+
+	int n_in, n_out, n_buf;
+	sim__input in[POLY_MAX_GROUPS];
+	sim__output out[POLY_MAX_GROUPS];
+	sim__buffer buf[POLY_MAX_GROUPS];
+
+	/* Point-independent numbers of the model. */
+	int carried;		/* a dependence makes the PE loop wait */
+	int bits;		/* data width */
+	int64_t wpc_in;		/* words per cycle of one input port */
+	int64_t wpc_out;	/* words per cycle of the output drain */
+	int64_t dram_latency;
+	int64_t acc_latency;
+	double dsp_per_lane;	/* DSP of one SIMD lane of a PE */
+	double inv_hz;		/* seconds per cycle */
+	double gops_cycles;	/* GOP/s x cycles: gops = gops_cycles/cycles */
+
+	poly_template tmpl;
+	arch_board board;
+	arch_dtype dtype;
+};
+
+#endif

@@ -1,0 +1,420 @@
+/* The analysis of the example kernels: statements, loops, band, parallel
+ * and space loops, reduction, SIMD loop and layout, accesses, dependences
+ * and space-time candidates, against tables worked out by hand from the
+ * kernels (matrix multiply as in AutoSA's walkthrough of its array
+ * construction).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tests/polyhedral/poly_test.h"
+
+/* Small sizes keep the suite fast (also under valgrind); the analysis
+ * does not depend on them except through extents and distance ranges.
+ */
+#define MM16 { 16, 16, 16 }
+#define CONV_SMALL { 8, 4, 6, 6, 3, 3 }	/* O, I, R, C, P, Q */
+#define MTTKRP_SMALL { 8, 8, 4, 4 }
+#define TTMC_SMALL { 4, 4, 4, 4, 4 }
+#define FIR_SMALL { 16, 4 }
+#define GNN_SMALL { 16, 8, 4 }		/* E, F, V */
+
+/* A kernel without parameters, given inline instead of by example name. */
+struct inline_kernel {
+	const char *domain, *reads, *writes;
+};
+
+/* Marks "derive the reduction loop" in place of the example's one. */
+#define DERIVE ""
+
+struct analysis_case {
+	const char *what;
+	const char *kernel;		/* example name, or NULL */
+	int64_t values[MAX_VALUES];
+	struct inline_kernel inl;	/* when kernel is NULL */
+	const char *reduction;		/* NULL: the example's */
+	int max_space;
+	/* expected */
+	const char *statements;		/* compute statement first */
+	const char *loops;		/* "i:16 j:16 k:16" */
+	int band;
+	const char *parallel, *space_ok;
+	const char *reduction_loop, *simd, *layout;
+	int ops;
+	uint64_t points;
+	const char *access[POLY_MAX_ACCESSES];
+	const char *dep[POLY_MAX_DEPS];
+	const char *cand[POLY_MAX_CANDIDATES];
+	int default_candidate;
+};
+
+#define MM_DEPS \
+	"D1 read A[i][k] (0,1,0) uniform", "D2 read B[k][j] (1,0,0) uniform", \
+	"D3 flow C[i][j] (0,0,1) uniform", "D4 output C[i][j] (0,0,1) uniform"
+#define MM_ACCESSES(m, n, k) \
+	"A[i][k] R " #m "x" #k, "B[k][j] R " #k "x" #n, \
+	"C[i][j] R " #m "x" #n, "C[i][j] W " #m "x" #n
+#define MM_CANDS "i|j,k", "j|i,k", "k|i,j", "i,j|k", "i,k|j", "j,k|i"
+#define CONV_ACCESSES \
+	"In[i][r + p][c + q] R 4x8x8", "W[o][i][p][q] R 8x4x3x3", \
+	"out[o][r][c] R 8x6x6", "out[o][r][c] W 8x6x6"
+#define CONV_DEPS \
+	"D1 read In[i][r + p][c + q] (1,0,0,0,0,0) uniform", \
+	"D2 read W[o][i][p][q] (0,1,0,0,0,0) uniform", \
+	"D3 read W[o][i][p][q] (0,0,1,0,0,0) uniform", \
+	"D4 flow out[o][r][c] (0,0,0,0..1,-2..1,-2..1)", \
+	"D5 output out[o][r][c] (0,0,0,0..1,-2..1,-2..1)"
+#define CONV_CANDS \
+	"o|r,c,i,p,q", "r|o,c,i,p,q", "c|o,r,i,p,q", "i|o,r,c,p,q", \
+	"o,r|c,i,p,q", "o,c|r,i,p,q", "o,i|r,c,p,q", "r,c|o,i,p,q", \
+	"r,i|o,c,p,q", "c,i|o,r,p,q"
+
+static const struct analysis_case cases[] = {
+	{ "mm 16^3, derived reduction", "mm", MM16, { 0 }, NULL, 0,
+	  "S0", "i:16 j:16 k:16", 3, "i j", "i j k", "k", "k",
+	  "B[k][j] -> B[j][k]", 2, 4096,
+	  { MM_ACCESSES(16, 16, 16) }, { MM_DEPS }, { MM_CANDS }, 3 },
+	{ "mm 64x32x8, reduction named", "mm", { 64, 32, 8 }, { 0 }, "k", 0,
+	  "S0", "i:64 j:32 k:8", 3, "i j", "i j k", "k", "k",
+	  "B[k][j] -> B[j][k]", 2, 16384,
+	  { MM_ACCESSES(64, 32, 8) }, { MM_DEPS }, { MM_CANDS }, 3 },
+	{ "mm, 3-D arrays allowed", "mm", MM16, { 0 }, NULL, 3,
+	  "S0", "i:16 j:16 k:16", 3, "i j", "i j k", "k", "k",
+	  "B[k][j] -> B[j][k]", 2, 4096,
+	  { MM_ACCESSES(16, 16, 16) }, { MM_DEPS },
+	  { MM_CANDS, "i,j,k|" }, 3 },
+	{ "mm with an initialisation statement", "mm-init", MM16, { 0 }, NULL,
+	  0, "S1 S0", "i:16 j:16 k:16", 3, "i j", "i j k", "k", "k",
+	  "B[k][j] -> B[j][k]", 2, 4096,
+	  { MM_ACCESSES(16, 16, 16) }, { MM_DEPS }, { MM_CANDS }, 3 },
+	{ "2-D convolution, reduction i", "conv", CONV_SMALL, { 0 }, NULL, 0,
+	  "S0", "o:8 r:6 c:6 i:4 p:3 q:3", 4, "o r c", "o r c i", "i", "i",
+	  "In[i][r + p][c + q] -> In[r + p][c + q][i]; "
+	  "W[o][i][p][q] -> W[o][p][q][i]", 2, 10368,
+	  { CONV_ACCESSES }, { CONV_DEPS }, { CONV_CANDS }, 4 },
+	/* Without a name, the innermost accumulating loop is the
+	 * reduction; In and W are already contiguous along q.
+	 */
+	{ "2-D convolution, derived reduction", "conv", CONV_SMALL, { 0 },
+	  DERIVE, 0,
+	  "S0", "o:8 r:6 c:6 i:4 p:3 q:3", 4, "o r c", "o r c i", "q", "q",
+	  "", 2, 10368,
+	  { CONV_ACCESSES }, { CONV_DEPS }, { CONV_CANDS }, 4 },
+	{ "MTTKRP", "mttkrp", MTTKRP_SMALL, { 0 }, NULL, 0,
+	  "S0", "i:8 j:8 k:4 l:4", 3, "i j", "i j k", "l", "l",
+	  "C[l][j] -> C[j][l]", 3, 1024,
+	  { "A[i][k][l] R 8x4x4", "B[k][j] R 4x8", "C[l][j] R 4x8",
+	    "D[i][j] R 8x8", "D[i][j] W 8x8" },
+	  { "D1 read A[i][k][l] (0,1,0,0) uniform",
+	    "D2 read B[k][j] (1,0,0,0) uniform",
+	    "D3 read B[k][j] (0,0,0,1) uniform",
+	    "D4 read C[l][j] (1,0,0,0) uniform",
+	    "D5 read C[l][j] (0,0,1,0) uniform",
+	    "D6 flow D[i][j] (0,0,0..1,-3..1)",
+	    "D7 output D[i][j] (0,0,0..1,-3..1)" },
+	  { "i|j,k,l", "j|i,k,l", "k|i,j,l", "i,j|k,l", "i,k|j,l",
+	    "j,k|i,l" }, 3 },
+	{ "TTMc", "ttmc", TTMC_SMALL, { 0 }, NULL, 0,
+	  "S0", "i:4 j:4 k:4 l:4 m:4", 4, "i j k", "i j k l", "m", "m",
+	  "C[m][k] -> C[k][m]", 3, 1024,
+	  { "A[i][l][m] R 4x4x4", "B[l][j] R 4x4", "C[m][k] R 4x4",
+	    "D[i][j][k] R 4x4x4", "D[i][j][k] W 4x4x4" },
+	  { "D1 read A[i][l][m] (0,1,0,0,0) uniform",
+	    "D2 read A[i][l][m] (0,0,1,0,0) uniform",
+	    "D3 read B[l][j] (1,0,0,0,0) uniform",
+	    "D4 read B[l][j] (0,0,1,0,0) uniform",
+	    "D5 read B[l][j] (0,0,0,0,1) uniform",
+	    "D6 read C[m][k] (1,0,0,0,0) uniform",
+	    "D7 read C[m][k] (0,1,0,0,0) uniform",
+	    "D8 read C[m][k] (0,0,0,1,0) uniform",
+	    "D9 flow D[i][j][k] (0,0,0,0..1,-3..1)",
+	    "D10 output D[i][j][k] (0,0,0,0..1,-3..1)" },
+	  { "i|j,k,l,m", "j|i,k,l,m", "k|i,j,l,m", "l|i,j,k,m",
+	    "i,j|k,l,m", "i,k|j,l,m", "i,l|j,k,m", "j,k|i,l,m",
+	    "j,l|i,k,m", "k,l|i,j,m" }, 4 },
+	/* x[i + j] is reused only along the diagonal, which no unit step
+	 * follows: it has no dependence (see the groups tests).
+	 */
+	{ "FIR filter", "fir", FIR_SMALL, { 0 }, NULL, 0,
+	  "S0", "i:16 j:4", 2, "i", "i j", "j", "j", "", 2, 64,
+	  { "h[j] R 4", "x[i + j] R 19", "y[i] R 16", "y[i] W 16" },
+	  { "D1 read h[j] (1,0) uniform", "D2 flow y[i] (0,1) uniform",
+	    "D3 output y[i] (0,1) uniform" },
+	  { "i|j", "j|i", "i,j|" }, 2 },
+	/* The vertex index comes from the edge list: a may-access over
+	 * all V rows, so the edge loop's distances are only bounded by the
+	 * domain, and it cannot be a space loop.  No loop vectorises: the
+	 * row of H may change with f as far as the relation says.
+	 */
+	{ "GNN SpDMM aggregation", "gnn-agg", GNN_SMALL, { 0 }, NULL, 0,
+	  "S", "e:16 f:8", 2, "f", "f", "e", "-", "", 2, 128,
+	  { "H[*][f] R may 4x8", "out[*][f] R may 4x8",
+	    "out[*][f] W may 4x8", "val[e] R 16" },
+	  { "D1 read H[*][f] (1..15,0) unknown",
+	    "D2 read val[e] (0,1) uniform",
+	    "D3 flow out[*][f] (1..15,0) unknown",
+	    "D4 output out[*][f] (1..15,0) unknown" },
+	  { "f|e" }, 0 },
+	/* No reduction: the SIMD loop is the innermost parallel loop, and
+	 * B needs a layout change to be contiguous along it.
+	 */
+	{ "transpose, no dependences", NULL, { 0 },
+	  { "{ S[i,j] : 0 <= i < 8 and 0 <= j < 4 }",
+	    "{ S[i,j] -> A[i,j] }", "{ S[i,j] -> B[j,i] }" }, NULL, 0,
+	  "S", "i:8 j:4", 2, "i j", "i j", "-", "j", "B[j][i] -> B[i][j]",
+	  1, 32, { "A[i][j] R 8x4", "B[j][i] W 4x8" }, { NULL },
+	  { "i|j", "j|i", "i,j|" }, 2 },
+};
+
+static poly_kernel_desc case_desc(const struct analysis_case *c)
+{
+	poly_kernel_desc d;
+
+	if (c->kernel) {
+		d = test_desc(c->kernel, c->values);
+	} else {
+		d = test_desc("mm", c->values);
+		d.name = "inline";
+		d.domain = c->inl.domain;
+		d.reads = c->inl.reads;
+		d.writes = c->inl.writes;
+		d.n_params = 0;
+		d.reduction = NULL;
+	}
+	if (c->reduction)
+		d.reduction = c->reduction[0] ? c->reduction : NULL;
+	d.max_space = c->max_space;
+	return d;
+}
+
+static void check_kernel_facts(const struct analysis_case *c,
+	const poly_analysis *a)
+{
+	char buf[LINE_LEN];
+	size_t len = 0;
+
+	expect_str(c->what, "kernel name", a->kernel,
+		c->kernel ? c->kernel : "inline");
+	buf[0] = '\0';
+	len += (size_t) snprintf(buf, sizeof(buf), "%s", a->statement);
+	for (int s = 0; s < a->n_statements; s++)
+		if (strcmp(a->stmt_name[s], a->statement))
+			len += (size_t) snprintf(buf + len, sizeof(buf) - len,
+				" %s", a->stmt_name[s]);
+	expect_str(c->what, "statements", buf, c->statements);
+	len = 0;
+	buf[0] = '\0';
+	for (int l = 0; l < a->n_loops; l++)
+		len += (size_t) snprintf(buf + len, sizeof(buf) - len,
+			"%s%s:%lld", l ? " " : "", a->loop[l],
+			(long long) a->extent[l]);
+	expect_str(c->what, "loops", buf, c->loops);
+	if (a->band != c->band)
+		fail_msg("%s: band %d, want %d", c->what, a->band, c->band);
+	fmt_loop_set(a, a->parallel, buf, sizeof(buf));
+	expect_str(c->what, "parallel loops", buf, c->parallel);
+	fmt_loop_set(a, a->space_ok, buf, sizeof(buf));
+	expect_str(c->what, "space loop pool", buf, c->space_ok);
+	expect_str(c->what, "reduction", loop_name(a, a->reduction),
+		c->reduction_loop);
+	expect_str(c->what, "simd loop", loop_name(a, a->simd_loop), c->simd);
+	expect_str(c->what, "simd layout", a->simd_layout, c->layout);
+	if (a->ops_per_point != c->ops)
+		fail_msg("%s: %d ops per point, want %d", c->what,
+			a->ops_per_point, c->ops);
+	if (a->points != c->points)
+		fail_msg("%s: %llu points, want %llu", c->what,
+			(unsigned long long) a->points,
+			(unsigned long long) c->points);
+	assert_true(a->seconds > 0 && a->seconds < 60);
+}
+
+static int count(const char *const *list, int max)
+{
+	int n = 0;
+
+	while (n < max && list[n])
+		n++;
+	return n;
+}
+
+static void check_accesses_and_deps(const struct analysis_case *c,
+	const poly_analysis *a)
+{
+	int n_acc = count(c->access, POLY_MAX_ACCESSES);
+	int n_dep = count(c->dep, POLY_MAX_DEPS);
+	char buf[LINE_LEN];
+
+	if (a->n_accesses != n_acc)
+		fail_msg("%s: %d accesses, want %d", c->what, a->n_accesses,
+			n_acc);
+	for (int i = 0; i < n_acc; i++) {
+		fmt_access(&a->access[i], buf, sizeof(buf));
+		expect_str(c->what, "access", buf, c->access[i]);
+	}
+	if (a->n_deps != n_dep)
+		fail_msg("%s: %d dependences, want %d", c->what, a->n_deps,
+			n_dep);
+	for (int i = 0; i < n_dep; i++) {
+		const poly_dep *d = &a->dep[i];
+
+		fmt_dep(a, d, buf, sizeof(buf));
+		expect_str(c->what, "dependence", buf, c->dep[i]);
+		/* The sink access is of the dependence's array, and the
+		 * write for an output dependence.
+		 */
+		assert_string_equal(a->access[d->access].array, d->array);
+		assert_int_equal(a->access[d->access].write,
+			d->kind == POLY_DEP_OUTPUT);
+		assert_true(d->relation[0] != '\0');
+	}
+}
+
+static void check_candidates(const struct analysis_case *c,
+	const poly_analysis *a)
+{
+	int n = count(c->cand, POLY_MAX_CANDIDATES);
+	char buf[LINE_LEN];
+
+	if (a->n_candidates != n)
+		fail_msg("%s: %d candidates, want %d", c->what,
+			a->n_candidates, n);
+	for (int i = 0; i < n; i++) {
+		const poly_candidate *k = &a->cand[i];
+
+		assert_int_equal(k->index, i);
+		assert_int_equal(k->n_space + k->n_time, a->n_loops);
+		fmt_candidate(a, k, buf, sizeof(buf));
+		expect_str(c->what, "candidate", buf, c->cand[i]);
+	}
+	if (a->default_candidate != c->default_candidate)
+		fail_msg("%s: default candidate %d, want %d", c->what,
+			a->default_candidate, c->default_candidate);
+}
+
+static void test_kernels(void **state)
+{
+	(void) state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct analysis_case *c = &cases[i];
+		poly_kernel_desc d = case_desc(c);
+		poly_analysis *a = test_analyze(&d, c->what);
+
+		check_kernel_facts(c, a);
+		check_accesses_and_deps(c, a);
+		check_candidates(c, a);
+		poly_analysis_free(a);
+	}
+}
+
+/* The relations of matrix multiply's dependences, as AutoSA's
+ * walkthrough writes them.
+ */
+static void test_mm_relations(void **state)
+{
+	static const char *const want[] = {
+		"{ S0[i,j,k] -> S0[i,j+1,k] }", "{ S0[i,j,k] -> S0[i+1,j,k] }",
+		"{ S0[i,j,k] -> S0[i,j,k+1] }", "{ S0[i,j,k] -> S0[i,j,k+1] }",
+	};
+	const int64_t v[] = MM16;
+	poly_kernel_desc d = test_desc("mm", v);
+	poly_analysis *a = test_analyze(&d, "mm");
+
+	(void) state;
+	assert_int_equal(a->n_deps, 4);
+	for (int i = 0; i < 4; i++)
+		if (!isl_text_equal(&d, a->dep[i].relation, want[i], 1))
+			fail_msg("D%d: relation '%s', want '%s'", i + 1,
+				a->dep[i].relation, want[i]);
+	poly_analysis_free(a);
+}
+
+/* The operations per instance: derived from the operands, or given. */
+static void test_ops(void **state)
+{
+	static const struct {
+		const char *kernel;
+		int64_t values[MAX_VALUES];
+		int given, want;
+	} cases_ops[] = {
+		{ "mm", MM16, 0, 2 }, { "mm", MM16, 7, 7 },
+		{ "mttkrp", MTTKRP_SMALL, 0, 3 }, { "gnn-agg", GNN_SMALL, 0, 2 },
+		{ "gnn-agg", GNN_SMALL, 5, 5 },
+	};
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(cases_ops) / sizeof(cases_ops[0]); i++) {
+		poly_kernel_desc d = test_desc(cases_ops[i].kernel,
+			cases_ops[i].values);
+		poly_analysis *a;
+
+		d.ops_per_point = cases_ops[i].given;
+		a = test_analyze(&d, cases_ops[i].kernel);
+		if (a->ops_per_point != cases_ops[i].want)
+			fail_msg("%s given %d: %d ops, want %d",
+				cases_ops[i].kernel, cases_ops[i].given,
+				a->ops_per_point, cases_ops[i].want);
+		poly_analysis_free(a);
+	}
+}
+
+/* Everything but the time taken, which differs between runs. */
+static void assert_same_analysis(poly_analysis *x, poly_analysis *y,
+	const char *what)
+{
+	x->seconds = 0;
+	y->seconds = 0;
+	if (memcmp(x, y, sizeof(*x)))
+		fail_msg("%s: the analyses differ", what);
+}
+
+/* A schedule given explicitly gives the same analysis as the default
+ * order it spells out.
+ */
+static void test_schedules(void **state)
+{
+	static const struct {
+		const char *what, *domain, *schedule;
+	} same[] = {
+		{ "explicit default order", NULL,
+		  "[M,N,K] -> { S0[i,j] -> [i,j,0,0]; S1[i,j,k] -> [i,j,k,1] }" },
+		{ "explicit order without parameters", NULL,
+		  "{ S0[i,j] -> [i,j,0,0]; S1[i,j,k] -> [i,j,k,1] }" },
+		{ "empty schedule string", NULL, "" },
+	};
+	const int64_t v[] = MM16;
+	poly_kernel_desc d = test_desc("mm-init", v);
+	poly_analysis *ref = test_analyze(&d, "mm-init");
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		poly_kernel_desc e = d;
+		poly_analysis *a;
+
+		e.schedule = same[i].schedule;
+		a = test_analyze(&e, same[i].what);
+		assert_same_analysis(ref, a, same[i].what);
+		poly_analysis_free(a);
+	}
+	poly_analysis_free(ref);
+}
+
+int run_analysis_tests(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kernels),
+		cmocka_unit_test(test_mm_relations),
+		cmocka_unit_test(test_ops),
+		cmocka_unit_test(test_schedules),
+	};
+
+	return cmocka_run_group_tests_name("polyhedral.analysis", tests, NULL,
+		NULL);
+}
