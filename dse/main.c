@@ -71,6 +71,20 @@ struct cli {
 	dse_analyze_opts aopt;
 };
 
+/* Takes the one optional config file left after the options. */
+static int take_config(int argc, char **argv, struct cli *cli, char *msg,
+	size_t size)
+{
+	if (optind < argc)
+		cli->config = argv[optind++];
+	if (optind < argc) {
+		snprintf(msg, size, "unexpected argument '%s' (one config "
+			"file at most)", argv[optind]);
+		return 2;
+	}
+	return 0;
+}
+
 /* Parses the arguments after "analyze"; returns 0, or 2 with a message. */
 static int parse_analyze(int argc, char **argv, struct cli *cli, char *msg,
 	size_t size)
@@ -111,14 +125,7 @@ static int parse_analyze(int argc, char **argv, struct cli *cli, char *msg,
 			return 2;
 		}
 	}
-	if (optind < argc)
-		cli->config = argv[optind++];
-	if (optind < argc) {
-		snprintf(msg, size, "unexpected argument '%s' (one config "
-			"file at most)", argv[optind]);
-		return 2;
-	}
-	return 0;
+	return take_config(argc, argv, cli, msg, size);
 }
 
 /* Parses argv; returns 0, or 2 with a message in "msg" on bad usage. */
@@ -159,14 +166,7 @@ static int parse_cli(int argc, char **argv, struct cli *cli, char *msg,
 			return 2;
 		}
 	}
-	if (optind < argc)
-		cli->config = argv[optind++];
-	if (optind < argc) {
-		snprintf(msg, size, "unexpected argument '%s' (one config "
-			"file at most)", argv[optind]);
-		return 2;
-	}
-	return 0;
+	return take_config(argc, argv, cli, msg, size);
 }
 
 static int report_error(const dse_ctx *ctx, const dse_error *err)

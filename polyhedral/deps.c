@@ -120,15 +120,6 @@ struct deps {
 	dse_error *err;
 };
 
-static int find_access(const poly_analysis *a, const char *array, int write)
-{
-	for (int i = 0; i < a->n_accesses; i++)
-		if (!strcmp(a->access[i].array, array) &&
-		    a->access[i].write == write)
-			return i;
-	return -1;
-}
-
 /* "{ S0[i, j, k] -> S0[i, j + 1, k] }" for a uniform dependence. */
 static void uniform_text(const poly__kernel *k, const poly_dep *d, char *buf,
 	size_t size)
@@ -229,7 +220,7 @@ static isl_stat add_dep(struct deps *s, int kind, const char *array,
 	snprintf(d->name, sizeof(d->name), "D%d", (a->n_deps + 1) % 1000);
 	d->kind = kind;
 	strcpy(d->array, array);
-	d->access = find_access(a, array, kind == POLY_DEP_OUTPUT);
+	d->access = poly__find_access(a, array, kind == POLY_DEP_OUTPUT);
 	d->unknown = unknown;
 	if (distance_range(delta, d, s->k->n_loops) < 0) {
 		isl_map_free(rel);
@@ -390,7 +381,7 @@ dse_stat poly__dependences(const poly__kernel *k, poly_analysis *a,
 	for (int kind = 0; kind <= POLY_N_DEP_KINDS; kind++)
 		for (int i = 0; i < n && stat == isl_stat_ok; i++) {
 			int written = is_written(a, k, names[i]);
-			int read = find_access(a, names[i], 0) >= 0;
+			int read = poly__find_access(a, names[i], 0) >= 0;
 
 			if (written < 0)
 				stat = isl_stat_error;

@@ -78,6 +78,11 @@ dse_stat poly__input_error(dse_error *err, const poly_source *src,
  */
 isl_map *poly__unit_step(isl_set *domain, int d);
 
+/* The first access of "array" of the given kind (write or read) in
+ * a->access, or -1.
+ */
+int poly__find_access(const poly_analysis *a, const char *array, int write);
+
 /* Copies an isl name into a fixed-size field; -1 when it does not fit. */
 int poly__copy_name(char dst[POLY_NAME_LEN], const char *src);
 

@@ -47,15 +47,6 @@ struct proto {
 	char out_set[POLY_TEXT_LEN];
 };
 
-static int find_access(const poly_analysis *a, const char *array, int write)
-{
-	for (int i = 0; i < a->n_accesses; i++)
-		if (!strcmp(a->access[i].array, array) &&
-		    a->access[i].write == write)
-			return i;
-	return -1;
-}
-
 /* The instances of the compute statement that access "array". */
 static isl_set *accessing(const poly__kernel *k, isl_union_map *acc,
 	const char *array)
@@ -160,7 +151,7 @@ static dse_stat protos(const poly__kernel *k, const poly_analysis *a,
 	*n = 0;
 	for (int i = 0; i < a->n_accesses; i++) {
 		const char *array = a->access[i].array;
-		int r = find_access(a, array, 0), w = find_access(a, array, 1);
+		int r = poly__find_access(a, array, 0), w = poly__find_access(a, array, 1);
 		int has_flow = 0;
 
 		if (i > 0 && !strcmp(a->access[i - 1].array, array))

@@ -81,6 +81,15 @@ void poly__text(char *buf, size_t size, char *str)
 	free(str);
 }
 
+int poly__find_access(const poly_analysis *a, const char *array, int write)
+{
+	for (int i = 0; i < a->n_accesses; i++)
+		if (!strcmp(a->access[i].array, array) &&
+		    a->access[i].write == write)
+			return i;
+	return -1;
+}
+
 const char *poly_dep_kind_name(int kind)
 {
 	static const char *const names[] = { "read", "flow", "output" };

@@ -17,6 +17,7 @@
 #include <isl/set.h>
 #include <isl/space.h>
 
+#include "polyhedral/internal.h"
 #include "tests/polyhedral/poly_test.h"
 
 const poly_source test_sources[N_SRC] = {
@@ -118,21 +119,6 @@ const poly_analysis *cache_get(analysis_cache *cache, const char *kernel,
 	return e->a;
 }
 
-/* Appends to buf at *len, never past size. */
-static void add(char *buf, size_t size, size_t *len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (*len + 1 >= size)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + *len, size - *len, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		*len = *len + (size_t) n < size ? *len + (size_t) n : size - 1;
-}
-
 const char *loop_name(const poly_analysis *a, int l)
 {
 	return l >= 0 && l < a->n_loops ? a->loop[l] : "-";
@@ -146,9 +132,9 @@ void fmt_loop_set(const poly_analysis *a, const int *flag, char *buf,
 	buf[0] = '\0';
 	for (int l = 0; l < a->n_loops; l++)
 		if (flag[l])
-			add(buf, size, &len, "%s%s", len ? " " : "", a->loop[l]);
+			poly__append(buf, size, &len, "%s%s", len ? " " : "", a->loop[l]);
 	if (!len)
-		add(buf, size, &len, "-");
+		poly__append(buf, size, &len, "-");
 }
 
 void fmt_access(const poly_access *x, char *buf, size_t size)
@@ -156,10 +142,10 @@ void fmt_access(const poly_access *x, char *buf, size_t size)
 	size_t len = 0;
 
 	buf[0] = '\0';
-	add(buf, size, &len, "%s %s%s ", x->text, x->write ? "W" : "R",
+	poly__append(buf, size, &len, "%s %s%s ", x->text, x->write ? "W" : "R",
 		x->may ? " may" : "");
 	for (int d = 0; d < x->n_dims; d++)
-		add(buf, size, &len, "%s%lld", d ? "x" : "",
+		poly__append(buf, size, &len, "%s%lld", d ? "x" : "",
 			(long long) x->extent[d]);
 }
 
@@ -169,17 +155,17 @@ void fmt_dep(const poly_analysis *a, const poly_dep *d, char *buf,
 	size_t len = 0;
 
 	buf[0] = '\0';
-	add(buf, size, &len, "%s %s %s (", d->name, poly_dep_kind_name(d->kind),
+	poly__append(buf, size, &len, "%s %s %s (", d->name, poly_dep_kind_name(d->kind),
 		d->access >= 0 && d->access < a->n_accesses ?
 		a->access[d->access].text : "?");
 	for (int l = 0; l < a->n_loops; l++) {
-		add(buf, size, &len, "%s%lld", l ? "," : "",
+		poly__append(buf, size, &len, "%s%lld", l ? "," : "",
 			(long long) d->dist_min[l]);
 		if (d->dist_max[l] != d->dist_min[l])
-			add(buf, size, &len, "..%lld",
+			poly__append(buf, size, &len, "..%lld",
 				(long long) d->dist_max[l]);
 	}
-	add(buf, size, &len, ")%s%s", d->uniform ? " uniform" : "",
+	poly__append(buf, size, &len, ")%s%s", d->uniform ? " uniform" : "",
 		d->unknown ? " unknown" : "");
 }
 
@@ -190,11 +176,11 @@ void fmt_candidate(const poly_analysis *a, const poly_candidate *c,
 
 	buf[0] = '\0';
 	for (int s = 0; s < c->n_space; s++)
-		add(buf, size, &len, "%s%s", s ? "," : "",
+		poly__append(buf, size, &len, "%s%s", s ? "," : "",
 			loop_name(a, c->space[s]));
-	add(buf, size, &len, "|");
+	poly__append(buf, size, &len, "|");
 	for (int t = 0; t < c->n_time; t++)
-		add(buf, size, &len, "%s%s", t ? "," : "",
+		poly__append(buf, size, &len, "%s%s", t ? "," : "",
 			loop_name(a, c->time[t]));
 }
 
@@ -203,16 +189,16 @@ void fmt_group(const poly_group *g, int n_space, char *buf, size_t size)
 	size_t len = 0;
 
 	buf[0] = '\0';
-	add(buf, size, &len, "%s %s %s ", g->name, g->array,
+	poly__append(buf, size, &len, "%s %s %s ", g->name, g->array,
 		poly_dep_kind_name(g->kind));
 	for (int i = 0; i < g->n_deps; i++)
-		add(buf, size, &len, "%sD%d", i ? "," : "", g->dep[i] + 1);
+		poly__append(buf, size, &len, "%sD%d", i ? "," : "", g->dep[i] + 1);
 	if (!g->n_deps)
-		add(buf, size, &len, "-");
-	add(buf, size, &len, " (");
+		poly__append(buf, size, &len, "-");
+	poly__append(buf, size, &len, " (");
 	for (int s = 0; s < n_space; s++)
-		add(buf, size, &len, "%s%d", s ? "," : "", g->dir[s]);
-	add(buf, size, &len, ")%s %s%s%s L%d buf=L%d%s%s",
+		poly__append(buf, size, &len, "%s%d", s ? "," : "", g->dir[s]);
+	poly__append(buf, size, &len, ")%s %s%s%s L%d buf=L%d%s%s",
 		g->dir_known ? "" : "?",
 		g->type == POLY_IO_EXTERIOR ? "ext" : "int",
 		g->pruned ? " pruned" : "", g->embedded ? " emb" : "",
