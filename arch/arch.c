@@ -86,13 +86,16 @@ static const arch_board boards[] = {
 
 /* The data types of the compute units.
  *
- * DSP per MAC (no DSP packing of narrow integers yet):
+ * DSP per MAC:
  * - fp32: the Floating-Point Operator core with full DSP usage takes 3
  *   DSP48 slices for a single-precision multiplier and 2 for the adder, 5 in
  *   all, the figure AutoSA's resource model uses as well.
  * - fp16: one slice for the half-precision multiplier and one for the adder.
- * - int16 and int8: one DSP48E2 (27x18 multiplier with a 48-bit
- *   accumulator) does a whole MAC.
+ * - int16: one DSP48E2 (27x18 multiplier with a 48-bit accumulator) does
+ *   a whole MAC.
+ * - int8: two 8-bit multiplies sharing an operand fit in one DSP48E2
+ *   (Xilinx WP486, "Deep Learning with INT8 Optimization on Xilinx
+ *   Devices"), so a MAC lane costs half a slice.
  *
  * Accumulation latency, the cycles of the loop-carried add:
  * - fp32: the pipelined single-precision adder is 4 to 5 stages at
@@ -104,7 +107,7 @@ static const arch_dtype dtypes[] = {
 	{ "fp32", 32, 5.0, 5, 1 },
 	{ "fp16", 16, 2.0, 4, 1 },
 	{ "int16", 16, 1.0, 1, 0 },
-	{ "int8", 8, 1.0, 1, 0 },
+	{ "int8", 8, 0.5, 1, 0 },
 };
 
 #define N_DTYPES ((int) (sizeof(dtypes) / sizeof(dtypes[0])))

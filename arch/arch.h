@@ -62,4 +62,69 @@ int64_t arch_uram(int width_bits, int64_t depth);
 /* The size up to which a buffer is kept in registers/LUTRAM. */
 int64_t arch_lutram_max_bits(void);
 
+/* --- costs of the generated modules (arch/cost.c) ----------------------- */
+
+/* What one MAC lane of a data type costs beside its DSP slices. */
+typedef struct arch_lane_cost {
+	double pj_per_mac;	/* energy of one multiply-accumulate */
+	int lut;		/* fabric of one lane */
+	int ff;
+} arch_lane_cost;
+
+/* The lane cost of "d": the table row of d's kind (float or integer) with
+ * the narrowest width at or above d->bits, or the widest row of that kind.
+ */
+arch_lane_cost arch_lane_cost_of(const arch_dtype *d);
+
+/* Fabric of the control logic of the modules AutoSA generates. */
+typedef struct arch_logic {
+	int pe_lut, pe_ff;	/* control of one PE (loops, FIFO handshakes) */
+	int io_lut, io_ff;	/* one L1 or L2 I/O module */
+	int dram_lut, dram_ff;	/* one L3 module with its AXI master port */
+	int fifo_depth;		/* depth of an inter-module FIFO */
+} arch_logic;
+const arch_logic *arch_logic_costs(void);
+
+/* LUT, FF and BRAM18K of one FIFO of "width_bits" x "depth": shallow
+ * FIFOs are SRL shift registers (a LUT per bit of width), deeper ones
+ * LUTRAM, the deepest BRAM.
+ */
+void arch_fifo_cost(int width_bits, int64_t depth, int64_t *lut,
+	int64_t *ff, int64_t *bram18k);
+
+/* Maps a buffer of "depth" words of "width_bits" read "banks" words per
+ * cycle: it is partitioned into "banks" banks of ceil(depth/banks) words
+ * each, and a bank goes to URAM when the board has URAM and one URAM
+ * replaces at least arch_uram_min_brams() BRAM18K of it, else to BRAM18K
+ * (arch_bram18k).  Writes the blocks of one copy of the buffer.
+ */
+void arch_buffer_map(const arch_board *board, int width_bits, int64_t depth,
+	int64_t banks, int64_t *bram18k, int64_t *uram);
+int64_t arch_uram_min_brams(void);
+
+/* Energy of data movement relative to one multiply-accumulate of the same
+ * data type, per word moved, in the Eyeriss style.
+ */
+typedef struct arch_energy {
+	double rf;		/* register-file access */
+	double hop;		/* one hop of the on-chip network */
+	double buffer;		/* local buffer (BRAM/URAM) access */
+	double dram;		/* off-chip access */
+	int rf_per_mac;		/* register accesses of one MAC */
+} arch_energy;
+const arch_energy *arch_energy_costs(void);
+
+/* The multicast crossbar: area and clock as a function of its ports.
+ * arch_multicast_area is the LUT/FF overhead over the unicast network
+ * (0.09 at 8 ports, 0.12 at 16), arch_multicast_clock the factor on the
+ * design's clock (1 up to 8 ports, 0.94 at 16), arch_multicast_levels the
+ * levels a write crosses to reach "targets" destinations (1 + ceil(log2)),
+ * arch_multicast_switch the cycles to drain the network when it switches
+ * between unicast and multicast traffic.
+ */
+double arch_multicast_area(int64_t ports);
+double arch_multicast_clock(int64_t ports);
+int arch_multicast_levels(int64_t targets);
+int arch_multicast_switch(int64_t targets);
+
 #endif

@@ -1,9 +1,12 @@
-/* Analytic-model speed on the matrix-multiply space, one core.
+/* Analytic-model speed on the matrix-multiply space and on the 2-D
+ * convolution of configs/conv.cfg, one core.
  *
- * Prints two figures: the rate of sim_eval alone over every point of the
- * space (legal and illegal, as a sweep sees them), and the rate of the
+ * Prints three figures: the rate of sim_eval alone over every point of
+ * the mm space (legal and illegal, as a sweep sees them), the rate of the
  * whole single-thread search loop (enumeration, model, constraints, front)
- * through search_exhaustive on one rank.  Never fails on a time.
+ * through search_exhaustive on one rank, and the rate of sim_eval over a
+ * modest conv space with the io_network and double_buffer knobs.  Never
+ * fails on a time.
  *
  * Usage: bench_eval [M N K]   (default 1024 1024 1024)
  */
@@ -46,6 +49,41 @@ static search_space *mm_space(const sim_model *model, const poly_template *t)
 	return s;
 }
 
+/* The conv space: divisors up to 32 for array_part, 1/2/4 for latency,
+ * 1/2/4/8 for simd, both I/O networks, double buffering on and off.
+ */
+static search_space *conv_space(const sim_model *model,
+	const poly_template *t)
+{
+	int k, n = sim_model_n_knobs(model);
+	search_space *s = search_space_alloc(n);
+
+	for (k = 0; k < n; k++) {
+		const char *kind = sim_model_knob_kind(model, k);
+		int loop = sim_model_knob_loop(model, k);
+		int64_t v[64], d, e = loop >= 0 ? t->extent[loop] : 0;
+		int nv = 0;
+
+		if (!strcmp(kind, "array_part")) {
+			for (d = 1; d <= e && d <= 32; d++)
+				if (e % d == 0)
+					v[nv++] = d;
+		} else if (!strcmp(kind, "latency")) {
+			for (d = 1; d <= 4; d *= 2)
+				v[nv++] = d;
+		} else if (!strcmp(kind, "simd")) {
+			for (d = 1; d <= 8; d *= 2)
+				v[nv++] = d;
+		} else {
+			v[nv++] = 0;
+			v[nv++] = 1;
+		}
+		search_space_set_knob(s, k, sim_model_knob_name(model, k), v,
+			nv, NULL);
+	}
+	return s;
+}
+
 static double bench_model(const sim_model *model, const search_space *s,
 	uint64_t *legal)
 {
@@ -61,6 +99,45 @@ static double bench_model(const sim_model *model, const search_space *s,
 		*legal += m.status == SIM_OK;
 	}
 	return omp_get_wtime() - t0;
+}
+
+/* The conv layer of configs/conv.cfg, built through the front end. */
+static int bench_conv(void)
+{
+	static const int64_t params[6] = { 64, 32, 28, 28, 3, 3 };
+	const example_kernel *k = example_kernel_find("conv");
+	poly_kernel_desc desc = example_kernel_desc(k, params);
+	sim_options sopt = { 0, 1, 1 };
+	poly_template t;
+	sim_model *model;
+	search_space *s;
+	uint64_t legal, total;
+	double secs, best = 1e30;
+	dse_error err;
+	int rep;
+
+	dse_error_clear(&err);
+	if (poly_template_build(&desc, -1, &t, &err) ||
+	    !(model = sim_model_alloc(&t, arch_board_find("u250"),
+			arch_dtype_find("fp32"), &sopt, &err))) {
+		fprintf(stderr, "bench_eval: %s\n", err.msg);
+		return 1;
+	}
+	s = conv_space(model, &t);
+	total = search_space_size(s);
+	for (rep = 0; rep < 5; rep++) {
+		secs = bench_model(model, s, &legal);
+		best = secs < best ? secs : best;
+	}
+	printf("model: conv O=64 I=32 R=C=28 P=Q=3 fp32 on u250 "
+		"(space_time[%d], io_network and double_buffer knobs), %llu "
+		"points (%llu legal), best of 5: %.1f ns/point = %.2f M "
+		"points/s per core\n", t.space_time,
+		(unsigned long long) total, (unsigned long long) legal,
+		best / total * 1e9, total / best / 1e6);
+	search_space_free(s);
+	sim_model_free(model);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -128,6 +205,7 @@ int main(int argc, char **argv)
 	}
 	search_space_free(s);
 	sim_model_free(model);
+	rep = bench_conv();
 	MPI_Finalize();
-	return 0;
+	return rep;
 }

@@ -47,6 +47,14 @@ static const char *const dtype_names[] = {
 	"fp32", "fp16", "int16", "int8", NULL
 };
 static const char *const strategy_names[] = { "exhaustive", NULL };
+/* The I/O network kinds in the order of enum sim_io_network, so a name's
+ * index is the knob value.
+ */
+static const char *const io_network_names[] = { "daisy", "multicast", NULL };
+/* Double buffering is off (0) or on (1); an integer set would reject 0
+ * and accept any other number, so it is a list of these two values.
+ */
+static const char *const double_buffer_names[] = { "0", "1", NULL };
 
 static const struct key_schema kernel_keys[] = {
 	{ "name", V_STRING, K_REQUIRED, NULL },
@@ -79,6 +87,8 @@ static const struct key_schema space_keys[] = {
 	{ "array_part_L2", V_INTSET, K_PER_LOOP, NULL },
 	{ "latency", V_INTSET, K_PER_LOOP, NULL },
 	{ "simd", V_INTSET, K_PER_LOOP, NULL },
+	{ "io_network", V_CHOICES, 0, io_network_names },
+	{ "double_buffer", V_CHOICES, 0, double_buffer_names },
 };
 
 static const struct key_schema search_keys[] = {
@@ -825,6 +835,22 @@ int64_t dse_cfg_param_value(const dse_cfg *cfg, const char *section,
 	const struct entry *e = find_typed(cfg, section, key, V_PARAMS);
 
 	return e && i >= 0 && i < e->n ? e->pvals[i] : 0;
+}
+
+int dse_cfg_n_choices(const dse_cfg *cfg, const char *section,
+	const char *key)
+{
+	const struct entry *e = find_typed(cfg, section, key, V_CHOICES);
+
+	return e ? e->n : 0;
+}
+
+int dse_cfg_choice_at(const dse_cfg *cfg, const char *section,
+	const char *key, int i)
+{
+	const struct entry *e = find_typed(cfg, section, key, V_CHOICES);
+
+	return e && i >= 0 && i < e->n ? (int) e->pvals[i] : -1;
 }
 
 int dse_cfg_n_constraints(const dse_cfg *cfg, const char *section,

@@ -4,7 +4,8 @@
  * Values are integers, floats, strings (bare, "quoted", or """triple
  * quoted""" spanning lines, as isl strings often do), name lists
  * ("latency, dsp"), integer sets ("1,2,4", "1..64 pow2", "1..1024 divisors",
- * "1, 3, 8..64 pow2"), parameter assignments ("M=1024, N=512") and
+ * "1, 3, 8..64 pow2"), lists of values from a fixed set ("daisy,
+ * multicast"), parameter assignments ("M=1024, N=512") and
  * constraint lists ("dsp <= 0.75, bram18k <= 2000").
  *
  * Parsing checks everything the language itself knows: the section and key
@@ -72,6 +73,16 @@ const char *dse_cfg_name_at(const dse_cfg *cfg, const char *section,
 	const char *key, int i);
 /* The column of the i-th name, for errors about one element. */
 int dse_cfg_name_col(const dse_cfg *cfg, const char *section,
+	const char *key, int i);
+
+/* Lists of values from a fixed set ("io_network = daisy, multicast",
+ * "double_buffer = 0, 1"): their count (0 when absent), and the i-th value
+ * as its index in the key's set of known values (daisy 0, multicast 1;
+ * "0" 0, "1" 1), or -1 when out of range.
+ */
+int dse_cfg_n_choices(const dse_cfg *cfg, const char *section,
+	const char *key);
+int dse_cfg_choice_at(const dse_cfg *cfg, const char *section,
 	const char *key, int i);
 
 /* Parameter assignments ("M=1024, N=512"). */

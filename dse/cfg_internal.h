@@ -23,7 +23,9 @@ enum vtype {
 	V_NAMES,	/* "a, b, c" */
 	V_INTSET,	/* "1, 3, 8..64 pow2" */
 	V_PARAMS,	/* "M=1024, N=512" */
-	V_CONSTRAINTS	/* "dsp <= 0.75, bram18k <= 2000" */
+	V_CONSTRAINTS,	/* "dsp <= 0.75, bram18k <= 2000" */
+	V_CHOICES	/* "daisy, multicast": names from a fixed list; the
+			 * value of each is its index in that list */
 };
 
 enum {
@@ -35,7 +37,8 @@ struct key_schema {
 	const char *name;
 	enum vtype type;
 	int flags;
-	const char *const *allowed;	/* NULL-terminated, for V_ENUM */
+	const char *const *allowed;	/* NULL-terminated, for V_ENUM and
+					 * V_CHOICES */
 };
 
 /* One item of an integer set: "lo", or "lo..hi" with an optional filter. */
@@ -60,7 +63,8 @@ struct entry {
 	int n;			/* number of names, params, constraints, items */
 	char **names;		/* V_NAMES and V_PARAMS */
 	int *cols;		/* V_NAMES and V_PARAMS: column of each name */
-	int64_t *pvals;		/* V_PARAMS */
+	int64_t *pvals;		/* V_PARAMS; V_CHOICES: each name's index
+				 * in the schema's list */
 	dse_cfg_constraint *cons;
 	struct item *items;	/* V_INTSET */
 };

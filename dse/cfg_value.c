@@ -30,7 +30,8 @@ static const char *const vtype_desc[] = {
 	[V_NAMES] = "a list of names such as 'latency, dsp'",
 	[V_INTSET] = "an integer set such as '1..64 pow2'",
 	[V_PARAMS] = "parameters such as 'M=1024, N=512'",
-	[V_CONSTRAINTS] = "constraints such as 'dsp <= 0.75'"
+	[V_CONSTRAINTS] = "constraints such as 'dsp <= 0.75'",
+	[V_CHOICES] = "a list of values such as 'daisy, multicast'"
 };
 
 const char *dse__cfg_type_desc(enum vtype t)
@@ -247,6 +248,69 @@ static dse_stat parse_names(const struct where *w, struct entry *e)
 			return dse_stat_error;
 		p = end;
 		if (next_item(w, &p, "names") < 0)
+			return dse_stat_error;
+	}
+	return dse_stat_ok;
+}
+
+/* The schema's allowed values joined by ", ", for messages. */
+static void allowed_list(const struct key_schema *ks, char *buf, size_t size)
+{
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; ks->allowed[i]; i++) {
+		if (i)
+			append(buf, size, ", ");
+		append(buf, size, ks->allowed[i]);
+	}
+}
+
+/* Reads a list of values from the schema's fixed list ("daisy, multicast",
+ * "0, 1"); each value is kept with its index in that list, which is the
+ * number the model takes for it.
+ */
+static dse_stat parse_choices(const struct where *w, struct entry *e)
+{
+	const struct key_schema *ks = e->schema;
+	const char *p = w->start;
+	char known[256];
+
+	allowed_list(ks, known, sizeof(known));
+	while (p) {
+		const char *name, *end;
+		int64_t *pvals;
+		int i;
+
+		p = skip_blanks(p);
+		if (check_item(w, p) < 0)
+			return dse_stat_error;
+		name = p;
+		end = skip_ident(p);
+		if (end == name)
+			return dse__cfg_fail_in(w, p, "expected one of: %s",
+				known);
+		for (i = 0; ks->allowed[i]; i++)
+			if (strlen(ks->allowed[i]) == (size_t) (end - name) &&
+			    !strncmp(ks->allowed[i], name, end - name))
+				break;
+		if (!ks->allowed[i])
+			return dse__cfg_fail_in(w, name, "unknown value "
+				"'%.*s' for %s (known: %s)",
+				(int) (end - name), name, ks->name, known);
+		if (find_name(e, name, end - name) >= 0)
+			return dse__cfg_fail_in(w, name, "duplicate value "
+				"'%.*s' in the list", (int) (end - name), name);
+		pvals = grow(e->pvals, e->n, sizeof(*pvals));
+		if (!pvals)
+			return no_memory(w->err);
+		e->pvals = pvals;
+		e->pvals[e->n] = i;
+		if (add_name(e, name, end - name,
+			w->col + (int) (name - w->start), w->err) < 0)
+			return dse_stat_error;
+		p = end;
+		if (next_item(w, &p, "values") < 0)
 			return dse_stat_error;
 	}
 	return dse_stat_ok;
@@ -654,6 +718,8 @@ dse_stat dse__cfg_convert(const struct where *w, struct entry *e, int quoted)
 		return parse_params(w, e);
 	case V_CONSTRAINTS:
 		return parse_constraints(w, e);
+	case V_CHOICES:
+		return parse_choices(w, e);
 	}
 	return dse_stat_ok;
 }

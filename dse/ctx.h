@@ -22,6 +22,7 @@ typedef struct dse_ctx {
 	const arch_dtype *dtype;
 	poly_analysis *analysis;	/* owned */
 	poly_template tmpl;
+	sim_options sim_opt;	/* the options ctx->model was built with */
 	sim_model *model;	/* owned */
 	search_space *space;	/* owned */
 	search_options sopt;
@@ -88,6 +89,27 @@ void dse_group_direction(const poly_candidate *c, const poly_group *g,
 	char *buf, size_t size);
 const char *dse_io_type_name(int type);
 const char *dse_io_level_name(int level);
+
+/* Options of "dse eval". */
+typedef struct dse_eval_opts {
+	const char *sa_sizes;	/* AutoSA's --sa-sizes string */
+	int io_network;		/* enum sim_io_network; -1: not given */
+	int double_buffer;	/* 0 or 1; -1: not given */
+	int json;		/* one JSON object instead of a table */
+} dse_eval_opts;
+
+/* "dse eval": evaluates the design opts->sa_sizes names (any space-time
+ * candidate of the kernel) with ctx's board, data type and model options,
+ * and prints every metric on rank 0's standard output.  The io_network and
+ * double_buffer knobs take the options' values, else the config's single
+ * value, else daisy and on.  A malformed string or a list of the wrong
+ * length is an input error; an illegal design is printed, then returned as
+ * a runtime error naming the rule it breaks.  Needs ctx set up by
+ * dse_ctx_setup.  Collective: rank 0 works, every rank returns the same
+ * status; only rank 0's err carries the real message.
+ */
+dse_stat dse_eval(const dse_ctx *ctx, const dse_eval_opts *opts,
+	dse_error *err);
 
 /* The built-in sweep run when no config is given. */
 const char *dse_default_config(void);

@@ -13,6 +13,8 @@ static const char usage[] =
 "Usage: dse [options] [sweep.cfg]\n"
 "       mpirun -np N dse [options] [sweep.cfg]\n"
 "       dse analyze [--json] [--space-time N] [sweep.cfg]\n"
+"       dse eval --sa-sizes STRING [--io-network daisy|multicast]\n"
+"                [--double-buffer 0|1] [--json] [sweep.cfg]\n"
 "\n"
 "Explores the design space of a systolic-array accelerator for the kernel\n"
 "and board in sweep.cfg and writes the Pareto front to an HDF5 file.\n"
@@ -29,6 +31,8 @@ static const char usage[] =
 "Commands:\n"
 "  analyze             print the kernel's dependences, space-time candidates\n"
 "                      and I/O groups without sweeping (dse analyze --help)\n"
+"  eval                evaluate one design given as AutoSA's --sa-sizes\n"
+"                      string and print every metric (dse eval --help)\n"
 "\n"
 "Parallelism: MPI ranks from mpirun, OpenMP threads per rank from\n"
 "OMP_NUM_THREADS. The front is the same for any number of either.\n"
@@ -60,6 +64,37 @@ static const char analyze_usage[] =
 "Exit status: 0 success, 1 runtime failure, 2 bad input (command line,\n"
 "config, kernel); errors name file:line:col and the key.\n";
 
+static const char eval_usage[] =
+"Usage: dse eval --sa-sizes STRING [--io-network daisy|multicast]\n"
+"                [--double-buffer 0|1] [--json] [sweep.cfg]\n"
+"\n"
+"Evaluates one design of the kernel in sweep.cfg (the built-in matrix\n"
+"multiply without a config) on the config's board with the model a sweep\n"
+"uses, and prints every metric with its unit and each resource as a share\n"
+"of the board. The design is given in AutoSA's syntax, as in a results\n"
+"file's sa_sizes column, e.g.\n"
+"  \"{kernel[]->space_time[3];kernel[]->array_part[260,256,512];\n"
+"    kernel[]->latency[20,16];kernel[]->simd[8]}\"\n"
+"Entries come in any order and blanks are allowed. space_time picks the\n"
+"candidate (the config's when absent); array_part has one value per band\n"
+"loop, array_part_L2 (optional) likewise, latency one per latency loop,\n"
+"simd one for the SIMD loop ('dse analyze' names them). A tile need not\n"
+"divide its loop: the last tile is padded.\n"
+"\n"
+"Options:\n"
+"  -s, --sa-sizes STR    the design (required)\n"
+"      --io-network NET  daisy (AutoSA's daisy chain) or multicast (the\n"
+"                        multicast crossbar); default: the config's single\n"
+"                        [space] io_network value, else daisy\n"
+"      --double-buffer B 1 (on) or 0 (off); default: the config's single\n"
+"                        [space] double_buffer value, else 1\n"
+"      --json            print one JSON object instead of a table\n"
+"  -h, --help            show this help and exit\n"
+"\n"
+"Exit status: 0 legal design, 1 illegal design (the rule it breaks is\n"
+"printed; the JSON still carries \"status\") or runtime failure, 2 bad\n"
+"input (command line, config, --sa-sizes string).\n";
+
 struct cli {
 	const char *config;
 	const char *output;
@@ -69,6 +104,8 @@ struct cli {
 	int print_default;
 	int analyze;		/* the "analyze" sub-command */
 	dse_analyze_opts aopt;
+	int eval;		/* the "eval" sub-command */
+	dse_eval_opts eopt;
 };
 
 /* Takes the one optional config file left after the options. */
@@ -128,6 +165,75 @@ static int parse_analyze(int argc, char **argv, struct cli *cli, char *msg,
 	return take_config(argc, argv, cli, msg, size);
 }
 
+/* Reads the value of --io-network or --double-buffer: the index of
+ * "arg" in names[], or -1.
+ */
+static int pick(const char *arg, const char *const *names, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(arg, names[i]))
+			return i;
+	return -1;
+}
+
+/* Parses the arguments after "eval"; returns 0, or 2 with a message. */
+static int parse_eval(int argc, char **argv, struct cli *cli, char *msg,
+	size_t size)
+{
+	static const struct option opts[] = {
+		{ "sa-sizes", required_argument, NULL, 's' },
+		{ "io-network", required_argument, NULL, 'n' },
+		{ "double-buffer", required_argument, NULL, 'b' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static const char *const nets[] = { "daisy", "multicast" };
+	static const char *const onoff[] = { "0", "1" };
+	int c;
+
+	cli->eval = 1;
+	cli->eopt.io_network = cli->eopt.double_buffer = -1;
+	while ((c = getopt_long(argc, argv, ":s:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's': cli->eopt.sa_sizes = optarg; break;
+		case 'j': cli->eopt.json = 1; break;
+		case 'h': cli->help = 1; break;
+		case 'n':
+			cli->eopt.io_network = pick(optarg, nets, 2);
+			if (cli->eopt.io_network < 0) {
+				snprintf(msg, size, "--io-network takes daisy "
+					"or multicast, got '%s'", optarg);
+				return 2;
+			}
+			break;
+		case 'b':
+			cli->eopt.double_buffer = pick(optarg, onoff, 2);
+			if (cli->eopt.double_buffer < 0) {
+				snprintf(msg, size, "--double-buffer takes 0 "
+					"or 1, got '%s'", optarg);
+				return 2;
+			}
+			break;
+		case ':':
+			snprintf(msg, size, "option '%s' needs a value",
+				argv[optind - 1]);
+			return 2;
+		default:
+			snprintf(msg, size, "unknown option '%s' for 'dse "
+				"eval'", argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (!cli->help && !cli->eopt.sa_sizes) {
+		snprintf(msg, size, "'dse eval' needs --sa-sizes STRING");
+		return 2;
+	}
+	return take_config(argc, argv, cli, msg, size);
+}
+
 /* Parses argv; returns 0, or 2 with a message in "msg" on bad usage. */
 static int parse_cli(int argc, char **argv, struct cli *cli, char *msg,
 	size_t size)
@@ -148,6 +254,10 @@ static int parse_cli(int argc, char **argv, struct cli *cli, char *msg,
 	if (argc > 1 && !strcmp(argv[1], "analyze")) {
 		optind = 1;
 		return parse_analyze(argc - 1, argv + 1, cli, msg, size);
+	}
+	if (argc > 1 && !strcmp(argv[1], "eval")) {
+		optind = 1;
+		return parse_eval(argc - 1, argv + 1, cli, msg, size);
 	}
 	while ((c = getopt_long(argc, argv, ":o:qhV", opts, NULL)) != -1) {
 		switch (c) {
@@ -244,10 +354,34 @@ static void print_progress(const search_progress *p, void *user)
 	fflush(stderr);
 }
 
+/* The knobs --sa-sizes does not carry (io_network, double_buffer), as
+ * " multicast, no double buffering"; "" when the model has neither.
+ */
+static const char *knob_suffix(const dse_ctx *ctx, const search_point *p,
+	char *buf, size_t size)
+{
+	int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < sim_model_n_knobs(ctx->model); k++) {
+		const char *kind = sim_model_knob_kind(ctx->model, k);
+		size_t len = strlen(buf);
+
+		if (!strcmp(kind, "io_network"))
+			snprintf(buf + len, size - len, " %s",
+				p->knobs[k] == SIM_NET_MULTICAST ?
+				"multicast" : "daisy");
+		else if (!strcmp(kind, "double_buffer"))
+			snprintf(buf + len, size - len, " %s",
+				p->knobs[k] ? "db" : "no-db");
+	}
+	return buf;
+}
+
 static void print_summary(const dse_ctx *ctx, const search_result *res)
 {
 	size_t i, n = search_front_size(res->front);
-	char sa[256];
+	char sa[256], extra[64];
 
 	printf("dse: %s on %s: %llu points in %.2f s (%d ranks x %d threads, "
 		"%.2f M points/s), %llu valid, front of %zu designs -> %s\n",
@@ -257,9 +391,9 @@ static void print_summary(const dse_ctx *ctx, const search_result *res)
 		res->evaluated / res->seconds / 1e6 : 0.0,
 		(unsigned long long) res->valid, n, ctx->out_path);
 	if (n)
-		printf("  %12s %10s %7s %8s %9s  %s\n", "latency(ms)",
+		printf("  %12s %10s %7s %8s %10s %9s  %s\n", "latency(ms)",
 			ctx->dtype->is_float ? "GFLOP/s" : "GOP/s", "DSP",
-			"BRAM18K", "PEs", "AutoSA --sa-sizes");
+			"BRAM18K", "energy(mJ)", "PEs", "AutoSA --sa-sizes");
 	for (i = 0; i < n && i < MAX_SHOWN_ROWS; i++) {
 		const search_point *p = search_front_at(res->front, i);
 		char pes[32];
@@ -275,10 +409,12 @@ static void print_summary(const dse_ctx *ctx, const search_result *res)
 		else
 			snprintf(pes, sizeof(pes), "%lld",
 				(long long) p->metrics.n_pe);
-		printf("  %12.4f %10.1f %7lld %8lld %9s  %s\n",
+		printf("  %12.4f %10.1f %7lld %8lld %10.3f %9s  %s%s\n",
 			p->metrics.latency_s * 1e3, p->metrics.gops,
 			(long long) p->metrics.dsp,
-			(long long) p->metrics.bram18k, pes, sa);
+			(long long) p->metrics.bram18k,
+			p->metrics.energy_j * 1e3, pes, sa,
+			knob_suffix(ctx, p, extra, sizeof(extra)));
 	}
 	if (n > MAX_SHOWN_ROWS)
 		printf("  ... %zu more rows in %s\n", n - MAX_SHOWN_ROWS,
@@ -352,12 +488,14 @@ static int main_mpi(int argc, char **argv, dse_ctx *ctx)
 		if (ctx->rank == 0)
 			fprintf(stderr, "dse: error: %s\n"
 				"Try 'dse %s--help' for more information.\n",
-				msg, cli.analyze ? "analyze " : "");
+				msg, cli.analyze ? "analyze " : cli.eval ?
+				"eval " : "");
 		return 2;
 	}
 	if (cli.help || cli.version || cli.print_default) {
 		if (ctx->rank == 0)
-			fputs(cli.help ? (cli.analyze ? analyze_usage : usage) :
+			fputs(cli.help ? (cli.analyze ? analyze_usage :
+				cli.eval ? eval_usage : usage) :
 				cli.version ? "dse " DSE_VERSION "\n" :
 				dse_default_config(), stdout);
 		return 0;
@@ -385,6 +523,9 @@ static int main_mpi(int argc, char **argv, dse_ctx *ctx)
 			"setting up the sweep failed on another rank");
 	if (any_bad)
 		return report_error(ctx, &err);
+	if (cli.eval)
+		return dse_eval(ctx, &cli.eopt, &err) ?
+			report_error(ctx, &err) : 0;
 	return run(ctx, &err);
 }
 

@@ -200,9 +200,11 @@ static const char *knob_key(const dse_ctx *ctx, int k, char *buf,
 	const char *kind = sim_model_knob_kind(ctx->model, k);
 	int loop = sim_model_knob_loop(ctx->model, k);
 
-	snprintf(buf, size, "%s.%s", kind, ctx->tmpl.loop[loop]);
-	if (dse_cfg_has(ctx->cfg, "space", buf))
-		return buf;
+	if (loop >= 0) {
+		snprintf(buf, size, "%s.%s", kind, ctx->tmpl.loop[loop]);
+		if (dse_cfg_has(ctx->cfg, "space", buf))
+			return buf;
+	}
 	if (dse_cfg_has(ctx->cfg, "space", kind))
 		return kind;
 	return NULL;
@@ -261,13 +263,17 @@ static dse_stat check_space_keys(const dse_ctx *ctx, dse_error *err)
 			continue;
 		knobs[0] = '\0';
 		for (k = 0; k < sim_model_n_knobs(ctx->model); k++) {
+			int loop = sim_model_knob_loop(ctx->model, k);
+
+			/* io_network and double_buffer have no loop. */
+			if (loop < 0)
+				continue;
 			snprintf(name, sizeof(name), "%s.%s",
 				sim_model_knob_kind(ctx->model, k),
-				ctx->tmpl.loop[sim_model_knob_loop(ctx->model,
-					k)]);
+				ctx->tmpl.loop[loop]);
 			found |= !strcmp(name, key);
 			if (strlen(knobs) + strlen(name) + 3 < sizeof(knobs)) {
-				strcat(knobs, k ? ", " : "");
+				strcat(knobs, knobs[0] ? ", " : "");
 				strcat(knobs, name);
 			}
 		}
@@ -279,10 +285,49 @@ static dse_stat check_space_keys(const dse_ctx *ctx, dse_error *err)
 	return dse_stat_ok;
 }
 
+/* The values of a knob with no loop (io_network, double_buffer): the
+ * config's list, whose parser already checked every name.  The model only
+ * has these knobs when the config sets them.
+ */
+static dse_stat choice_values(const dse_ctx *ctx, const char *kind,
+	int64_t **values, int *nv, dse_error *err)
+{
+	int i, n = dse_cfg_n_choices(ctx->cfg, "space", kind);
+
+	if (n == 0)
+		return dse_error_set(err, DSE_E_RUNTIME, "the model has a "
+			"'%s' knob the config does not set", kind);
+	*values = malloc((size_t) n * sizeof(**values));
+	if (!*values)
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	for (i = 0; i < n; i++)
+		(*values)[i] = dse_cfg_choice_at(ctx->cfg, "space", kind, i);
+	*nv = n;
+	return dse_stat_ok;
+}
+
+/* The values of knob k from the config, or its built-in default. */
+static dse_stat knob_values(const dse_ctx *ctx, int k, const char *key,
+	int64_t **values, int *nv, dse_error *err)
+{
+	int loop = sim_model_knob_loop(ctx->model, k);
+	char text[64];
+
+	if (loop < 0)
+		return choice_values(ctx, sim_model_knob_kind(ctx->model, k),
+			values, nv, err);
+	if (key)
+		return dse_cfg_int_set(ctx->cfg, "space", key,
+			ctx->tmpl.extent[loop], values, nv, err);
+	default_values(ctx, k, text, sizeof(text));
+	return dse_cfg_int_set_text(text, ctx->tmpl.extent[loop], values, nv,
+		err);
+}
+
 static dse_stat setup_space(dse_ctx *ctx, dse_error *err)
 {
 	int k, n = sim_model_n_knobs(ctx->model);
-	char keybuf[96], text[64];
+	char keybuf[96];
 
 	if (check_space_keys(ctx, err))
 		return dse_stat_error;
@@ -291,19 +336,11 @@ static dse_stat setup_space(dse_ctx *ctx, dse_error *err)
 		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
 	for (k = 0; k < n; k++) {
 		const char *key = knob_key(ctx, k, keybuf, sizeof(keybuf));
-		int64_t bound = ctx->tmpl.extent[sim_model_knob_loop(ctx->model,
-			k)], *values = NULL;
+		int64_t *values = NULL;
 		int nv = 0;
 		dse_stat r;
 
-		if (key) {
-			r = dse_cfg_int_set(ctx->cfg, "space", key, bound,
-				&values, &nv, err);
-		} else {
-			default_values(ctx, k, text, sizeof(text));
-			r = dse_cfg_int_set_text(text, bound, &values, &nv,
-				err);
-		}
+		r = knob_values(ctx, k, key, &values, &nv, err);
 		if (r == dse_stat_ok)
 			r = search_space_set_knob(ctx->space, k,
 				sim_model_knob_name(ctx->model, k), values,
@@ -414,7 +451,6 @@ static void setup_output(dse_ctx *ctx, const char *out_override)
 dse_stat dse_ctx_setup(dse_ctx *ctx, const char *out_override,
 	dse_error *err)
 {
-	sim_options sim_opt = { 0 };
 	const char *dt;
 	int64_t block;
 
@@ -431,9 +467,17 @@ dse_stat dse_ctx_setup(dse_ctx *ctx, const char *out_override,
 	}
 	if (setup_kernel(ctx, err))
 		return dse_stat_error;
-	sim_opt.array_part_L2 = wants_l2(ctx);
+	memset(&ctx->sim_opt, 0, sizeof(ctx->sim_opt));
+	ctx->sim_opt.array_part_L2 = wants_l2(ctx);
+	/* Without the keys every point uses the daisy chain and double
+	 * buffering, and the space has no such knobs.
+	 */
+	ctx->sim_opt.io_network = dse_cfg_has(ctx->cfg, "space",
+		"io_network");
+	ctx->sim_opt.double_buffer = dse_cfg_has(ctx->cfg, "space",
+		"double_buffer");
 	ctx->model = sim_model_alloc(&ctx->tmpl, &ctx->board, ctx->dtype,
-		&sim_opt, err);
+		&ctx->sim_opt, err);
 	if (!ctx->model)
 		return dse_stat_error;
 	if (setup_space(ctx, err) || setup_objectives(ctx, err) ||

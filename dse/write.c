@@ -15,11 +15,15 @@ static const struct metric_col {
 	{ SIM_M_CYCLES, RES_I64 }, { SIM_M_LATENCY, RES_F64 },
 	{ SIM_M_GOPS, RES_F64 }, { SIM_M_DSP, RES_I64 },
 	{ SIM_M_BRAM18K, RES_I64 }, { SIM_M_URAM, RES_I64 },
+	{ SIM_M_LUT, RES_I64 }, { SIM_M_FF, RES_I64 },
+	{ SIM_M_OFFCHIP, RES_I64 }, { SIM_M_ENERGY, RES_F64 },
+	{ SIM_M_EDP, RES_F64 },
 };
 #define N_METRIC_COLS ((int) (sizeof(metric_cols) / sizeof(metric_cols[0])))
 /* Integer columns derived from the metrics. */
 #define N_SHAPE_COLS 4
-#define MAX_COLS (2 + SEARCH_MAX_KNOBS + N_SHAPE_COLS + N_METRIC_COLS + 1)
+/* Plus the clock, a real number that is not an objective. */
+#define MAX_COLS (3 + SEARCH_MAX_KNOBS + N_SHAPE_COLS + N_METRIC_COLS + 1)
 
 /* An integer metric read from the struct itself, not through a double,
  * which would round cycle counts beyond 2^53.
@@ -31,6 +35,9 @@ static int64_t metric_i64(const sim_metrics *m, int metric)
 	case SIM_M_DSP: return m->dsp;
 	case SIM_M_BRAM18K: return m->bram18k;
 	case SIM_M_URAM: return m->uram;
+	case SIM_M_LUT: return m->lut;
+	case SIM_M_FF: return m->ff;
+	case SIM_M_OFFCHIP: return m->offchip_bytes;
 	default: return (int64_t) sim_metrics_get(m, metric);
 	}
 }
@@ -100,8 +107,23 @@ static void free_table(struct table *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* Fills the front table: index, knobs, array shape, metrics, model and the
- * AutoSA --sa-sizes string of every row.
+/* The unit of a knob column: tiling factors are plain numbers, the two
+ * knobs without a loop are codes, spelled out so a reader of the file
+ * needs no other document.
+ */
+static const char *knob_unit(const dse_ctx *ctx, int k)
+{
+	const char *kind = sim_model_knob_kind(ctx->model, k);
+
+	if (!strcmp(kind, "io_network"))
+		return "0=daisy,1=multicast";
+	if (!strcmp(kind, "double_buffer"))
+		return "0=off,1=on";
+	return "";
+}
+
+/* Fills the front table: index, knobs, array shape, metrics, clock, model
+ * and the AutoSA --sa-sizes string of every row.
  */
 static int build_front(const dse_ctx *ctx, const search_front *front,
 	struct table *t)
@@ -110,13 +132,14 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 	int64_t *idx, *knob[SEARCH_MAX_KNOBS], *shape[N_SHAPE_COLS];
 	void *mcol[N_METRIC_COLS];
 	const char **model, **sa;
+	double *mhz;
 	size_t r;
 
 	t->rows = search_front_size(front);
 	idx = add_col(t, "index", "", RES_I64);
 	for (k = 0; k < nk; k++)
-		knob[k] = add_col(t, search_space_knob_name(ctx->space, k), "",
-			RES_I64);
+		knob[k] = add_col(t, search_space_knob_name(ctx->space, k),
+			knob_unit(ctx, k), RES_I64);
 	shape[0] = add_col(t, "pe_rows", "PE", RES_I64);
 	shape[1] = add_col(t, "pe_cols", "PE", RES_I64);
 	shape[2] = add_col(t, "ii", "cycles", RES_I64);
@@ -125,6 +148,7 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 		mcol[m] = add_col(t, sim_metric_name(metric_cols[m].metric),
 			sim_metric_unit(metric_cols[m].metric),
 			metric_cols[m].type);
+	mhz = add_col(t, "mhz", "MHz", RES_F64);
 	model = add_col(t, "model", "", RES_STR);
 	sa = add_col(t, "sa_sizes", "", RES_STR);
 	if (alloc_text(t, 1) < 0 || !table_ok(t))
@@ -146,6 +170,7 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 			else
 				((int64_t *) mcol[m])[r] = metric_i64(
 					&p->metrics, metric_cols[m].metric);
+		mhz[r] = p->metrics.mhz;
 		model[r] = "analytic";
 		sim_sa_sizes(ctx->model, p->knobs, text_at(t, r, 0),
 			RES_STR_LEN);

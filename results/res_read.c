@@ -483,7 +483,7 @@ static dse_stat read_column(res_reader *r, hid_t dset, hid_t rtype,
 	const char *path, const char *column, void *out, dse_error *err)
 {
 	int i = H5Tget_member_index(rtype, column);
-	enum res_type t;
+	enum res_type t = RES_I64;	/* set by column_type */
 	size_t nrows;
 	hid_t mtype;
 	dse_stat st;

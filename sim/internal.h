@@ -18,6 +18,9 @@ enum sim__kind {
 	SIM__ARRAY_PART_L2,
 	SIM__LATENCY,
 	SIM__SIMD,
+	SIM__N_SA_KINDS,		/* the kinds above are AutoSA's */
+	SIM__IO_NETWORK = SIM__N_SA_KINDS,
+	SIM__DOUBLE_BUFFER,
 	SIM__N_KINDS
 };
 
@@ -49,9 +52,18 @@ void sim__footprint_compile(const poly_template *t, int acc,
  */
 int64_t sim__footprint_words(const sim__footprint *fp, const int64_t *tile);
 
-/* Data loaded from DRAM for every tile. */
+/* Data loaded from DRAM for every tile.  Its PE lines run along the
+ * space loops of nonzero direction; "dir0_mask" has bit s set for each
+ * space loop s (in the candidate's order) of direction zero, along which
+ * there is one line per PE.  "multicast" groups (exterior inputs) may use
+ * the multicast crossbar; "packed" ones move along the simd loop.
+ */
 typedef struct sim__input {
 	sim__footprint fp;
+	unsigned dir0_mask;
+	int multicast;
+	int packed;
+	int interior;
 } sim__input;
 
 /* Data written to DRAM: once per distinct output tile, that is once per
@@ -62,6 +74,8 @@ typedef struct sim__output {
 	sim__footprint fp;
 	int every_tile;
 	unsigned loop_mask;
+	unsigned dir0_mask;
+	int interior;
 } sim__output;
 
 /* A double-buffered local buffer: in every PE ("per_pe", interior I/O
@@ -88,6 +102,8 @@ struct sim_model {
 	int knob_loop[SIM_MAX_KNOBS];
 	int knob_kind[SIM_MAX_KNOBS];	/* enum sim__kind */
 	int l2;				/* array_part_L2 knobs present */
+	int net_knob;			/* an io_network knob */
+	int db_knob;			/* a double_buffer knob */
 
 	/* The loop nest, copied out of the template for locality. */
 	int n_loops;
@@ -107,13 +123,18 @@ struct sim_model {
 	/* Point-independent numbers of the model. */
 	int carried;		/* a dependence makes the PE loop wait */
 	int bits;		/* data width */
-	int64_t wpc_in;		/* words per cycle of one input port */
-	int64_t wpc_out;	/* words per cycle of the output drain */
+	double bytes;		/* bytes of a data word */
+	int64_t port_words;	/* words of one DRAM port beat */
+	double bytes_per_s;	/* DRAM bandwidth of the board */
+	double mhz;		/* the board's clock */
 	int64_t dram_latency;
 	int64_t acc_latency;
 	double dsp_per_lane;	/* DSP of one SIMD lane of a PE */
-	double inv_hz;		/* seconds per cycle */
-	double gops_cycles;	/* GOP/s x cycles: gops = gops_cycles/cycles */
+	double macs_per_point;	/* MAC units one point uses */
+	double ops;		/* operations of the kernel */
+	arch_lane_cost lane;
+	arch_logic logic;
+	arch_energy energy;
 
 	poly_template tmpl;
 	arch_board board;

@@ -17,15 +17,23 @@ static const struct metric_info {
 	[SIM_M_BRAM18K] = { "bram18k", "BRAM18K", 1 },
 	[SIM_M_URAM] = { "uram", "URAM", 1 },
 	[SIM_M_GOPS] = { "gops", "GOP/s", 0 },
+	[SIM_M_LUT] = { "lut", "LUT", 1 },
+	[SIM_M_FF] = { "ff", "FF", 1 },
+	[SIM_M_OFFCHIP] = { "offchip_bytes", "bytes", 1 },
+	[SIM_M_ENERGY] = { "energy", "J", 1 },
+	[SIM_M_EDP] = { "edp", "J*s", 1 },
 };
 
 static const char *const status_names[SIM_N_STATUS] = {
 	[SIM_OK] = "ok",
-	[SIM_BAD_TILE] = "array_part or array_part_L2 does not divide the "
-		"loop bound, or array_part_L2 is not a multiple of array_part",
+	[SIM_BAD_TILE] = "array_part or array_part_L2 is not between 1 and "
+		"the loop bound, or array_part_L2 is not a multiple of "
+		"array_part",
 	[SIM_BAD_LATENCY] = "latency does not divide array_part",
 	[SIM_BAD_SIMD] = "simd does not divide what a PE runs of its loop",
 	[SIM_TOO_LARGE] = "cycles or resources overflow 64 bits",
+	[SIM_BAD_KNOB] = "io_network is not daisy (0) or multicast (1), or "
+		"double_buffer is not 0 or 1",
 };
 
 static int metric_valid(enum sim_metric m)
@@ -87,6 +95,16 @@ double sim_metrics_get(const sim_metrics *m, enum sim_metric id)
 		return (double) m->uram;
 	case SIM_M_GOPS:
 		return m->gops;
+	case SIM_M_LUT:
+		return (double) m->lut;
+	case SIM_M_FF:
+		return (double) m->ff;
+	case SIM_M_OFFCHIP:
+		return (double) m->offchip_bytes;
+	case SIM_M_ENERGY:
+		return m->energy_j;
+	case SIM_M_EDP:
+		return m->edp;
 	default:
 		return 0.0;
 	}
@@ -103,6 +121,10 @@ double sim_metric_capacity(const arch_board *board, enum sim_metric m)
 		return (double) board->bram18k;
 	case SIM_M_URAM:
 		return (double) board->uram;
+	case SIM_M_LUT:
+		return (double) board->lut;
+	case SIM_M_FF:
+		return (double) board->ff;
 	default:
 		return 0.0;
 	}

@@ -2,21 +2,34 @@
  * template, as AutoSA builds the array.
  *
  * Every band loop l is tiled by array_part T1[l] (and, optionally, the
- * tiles are grouped by array_part_L2 T2[l]); loops outside the band run
- * whole inside each tile.  A latency loop's tile is strip-mined again by
- * L[l] and the point loop becomes a PE's inner loop, so that space loop s
- * spreads P_s = T1[s]/L[s] PEs; the loop vectorised by simd runs S
- * iterations at once.  Per PE and tile, the PE runs the box pe_tile of
- * iterations: L[s] on the space loops, T1 on the other band loops, the
- * extent outside the band.
+ * tiles are grouped by array_part_L2 T2[l]); a tile need not divide its
+ * loop: the last one is padded, as AutoSA pads, so there are ceil(E/T1)
+ * tiles.  Loops outside the band run whole inside each tile.  A latency
+ * loop's tile is strip-mined again by L[l] and the point loop becomes a
+ * PE's inner loop, so that space loop s spreads P_s = T1[s]/L[s] PEs; the
+ * loop vectorised by simd runs S iterations at once.  Per PE and tile,
+ * the PE runs the box pe_tile of iterations: L[s] on the space loops, T1
+ * on the other band loops, the extent outside the band.
  *
- * The latency terms follow AutoSA's tuner: a fixed prologue, a
- * double-buffered main loop whose step is max(load, compute), the drain of
- * the outputs and an epilogue.  All point-independent quantities are in
- * the model (sim.c), so that this is a few hundred integer operations with
- * no allocation.
+ * Modules, per tile (per L1 tile; see load_tile):
+ * - PE: compute = prod(pe_tile)/S x II, and the L1 feed of its line's
+ *   data S words (the packing at L1) at a time;
+ * - per input group: the L3 module's port beats (words per beat = the
+ *   L3 packing), the L2 level's chain or crossbar (L2 packing), and DRAM:
+ *   the bytes of all input groups through the board's bandwidth, plus the
+ *   DRAM latency once per tile;
+ * - per output group: the drain of every output tile.
+ * With double buffering the load of the next tile overlaps the compute of
+ * this one (outer x max(load, compute) + tail) and the drain of an output
+ * tile overlaps the following tiles; without it every step is serial.
+ * Latency = prologue (DRAM latency and the fan-out of the inputs to every
+ * PE) + the slowest module + epilogue (the drain wavefront).
+ *
+ * All point-independent quantities are in the model (sim.c), so that this
+ * is a few hundred integer operations with no allocation.
  */
 #include <limits.h>
+#include <math.h>
 #include <string.h>
 
 #include "internal.h"
@@ -34,11 +47,35 @@ struct point {
 	int64_t lat[POLY_MAX_LOOPS];	/* latency; 1 for other loops */
 	int64_t q[POLY_MAX_LOOPS];	/* T1/L */
 	int64_t pe[POLY_MAX_LOOPS];	/* what one PE runs of a tile */
-	int64_t n[POLY_MAX_LOOPS];	/* tiles per loop, E/T1 */
+	int64_t n[POLY_MAX_LOOPS];	/* L1 tiles per loop */
 	int64_t p[POLY_MAX_SPACE];	/* PEs along each space loop */
 	int64_t s;			/* simd */
 	int64_t simd_steps;		/* pe[simd loop]/S */
-	int64_t n_pe, sum_p;
+	int64_t n_pe, sum_p, max_p;
+	int64_t per_l2;			/* L1 tiles per L2 tile */
+	int net;			/* enum sim_io_network */
+	int db;				/* double-buffered */
+};
+
+/* What the input groups cost per L1 tile, and their fabric. */
+struct inputs {
+	int64_t load;		/* cycles to load one tile's inputs */
+	int64_t feed;		/* cycles of the slowest L1 feed */
+	int64_t fanout;		/* cycles to reach every PE the first time */
+	double dram_words;	/* words read from DRAM per L1 tile */
+	double hops, buf;	/* network hops and buffer accesses */
+};
+
+/* What the output groups cost over the whole kernel. */
+struct outputs {
+	int64_t drain;		/* cycles of every output tile's drain */
+	int64_t last;		/* of the last output tile */
+	double dram_words, hops, buf;
+};
+
+/* Fabric of the I/O network (modules and FIFOs). */
+struct fabric {
+	double lut, ff, bram;
 };
 
 /* a / b for a >= 0 and b > 0, and in *exact whether b divides a.  Knob
@@ -63,23 +100,60 @@ static inline int64_t ceil_div(int64_t a, int64_t b)
 	return q + !exact;
 }
 
-static int64_t max64(int64_t a, int64_t b)
+static inline int64_t max64(int64_t a, int64_t b)
 {
 	return a > b ? a : b;
 }
 
 /* Products and sums of the cycle count can exceed 64 bits only for
  * absurdly large kernels; then the point is recorded as too large instead
- * of wrapping into a negative, seemingly excellent design.
+ * of wrapping into a negative, seemingly excellent design.  The sticky
+ * flag lets a formula be written straight and checked once.
  */
-static int mul_ok(int64_t a, int64_t b, int64_t *out)
+static inline int64_t cmul(int64_t a, int64_t b, int *ovf)
 {
-	return !__builtin_mul_overflow(a, b, out);
+	int64_t r;
+
+	if (__builtin_mul_overflow(a, b, &r)) {
+		*ovf = 1;
+		return INT64_MAX;
+	}
+	return r;
 }
 
-static int add_ok(int64_t a, int64_t b, int64_t *out)
+static inline int64_t cadd(int64_t a, int64_t b, int *ovf)
 {
-	return !__builtin_add_overflow(a, b, out);
+	int64_t r;
+
+	if (__builtin_add_overflow(a, b, &r)) {
+		*ovf = 1;
+		return INT64_MAX;
+	}
+	return r;
+}
+
+/* The span of one array dimension over a tile. */
+static inline int64_t dim_span(const struct sim__fp_dim *dim,
+	const int64_t *tile)
+{
+	int64_t span = 1, step;
+	int i;
+
+	if (dim->unit_loop >= 0) {
+		/* The common index, one loop with coefficient 1. */
+		span = tile[dim->unit_loop];
+	} else if (dim->whole) {
+		span = dim->extent;
+	} else {
+		for (i = 0; i < dim->n_terms; i++)
+			if (__builtin_mul_overflow(dim->coef[i],
+					tile[dim->loop[i]] - 1, &step) ||
+			    __builtin_add_overflow(span, step, &span)) {
+				span = dim->extent;
+				break;
+			}
+	}
+	return span > dim->extent ? dim->extent : span;
 }
 
 /* sim__footprint_words, kept in this file so that the hot path inlines
@@ -88,31 +162,12 @@ static int add_ok(int64_t a, int64_t b, int64_t *out)
 static inline int64_t fp_words(const sim__footprint *fp, const int64_t *tile)
 {
 	int64_t words = 1;
-	int d, i;
+	int d;
 
-	for (d = 0; d < fp->n_dims; d++) {
-		const struct sim__fp_dim *dim = &fp->dim[d];
-		int64_t span = 1, step;
-
-		if (dim->unit_loop >= 0) {
-			/* The common index, one loop with coefficient 1. */
-			span = tile[dim->unit_loop];
-		} else if (dim->whole) {
-			span = dim->extent;
-		} else {
-			for (i = 0; i < dim->n_terms; i++)
-				if (!mul_ok(dim->coef[i],
-						tile[dim->loop[i]] - 1, &step) ||
-				    !add_ok(span, step, &span)) {
-					span = dim->extent;
-					break;
-				}
-		}
-		if (span > dim->extent)
-			span = dim->extent;
-		if (!mul_ok(words, span, &words))
+	for (d = 0; d < fp->n_dims; d++)
+		if (__builtin_mul_overflow(words, dim_span(&fp->dim[d], tile),
+				&words))
 			return INT64_MAX;
-	}
 	return words;
 }
 
@@ -121,11 +176,38 @@ int64_t sim__footprint_words(const sim__footprint *fp, const int64_t *tile)
 	return fp_words(fp, tile);
 }
 
+/* poly_inner_run on the compiled formula: the contiguous run of the
+ * innermost array dimension over a tile.
+ */
+static inline int64_t fp_run(const sim__footprint *fp, const int64_t *tile)
+{
+	return fp->n_dims ? dim_span(&fp->dim[fp->n_dims - 1], tile) : 1;
+}
+
+/* The packing factor of a level: the largest power of two that divides
+ * the run and is at most "cap" (AutoSA's packing factors must divide the
+ * innermost dimension they pack).
+ */
+static inline int64_t pack(int64_t run, int64_t cap)
+{
+	int64_t p = run & -run;
+	int64_t c = (int64_t) 1 << (63 - __builtin_clzll(
+		(unsigned long long) (cap < 1 ? 1 : cap)));
+
+	return p < c ? p : c;
+}
+
+/* ceil(log2(n)) for n >= 1. */
+static inline int64_t clog2(int64_t n)
+{
+	return n <= 1 ? 0 : 64 - __builtin_clzll((unsigned long long) (n - 1));
+}
+
 /* Reads the tiling knobs of the band: array_part, then array_part_L2. */
 static int read_tiles(const sim_model *m, const int32_t *knobs, int *k,
 	struct point *p)
 {
-	int l;
+	int l, exact;
 
 	/* Whole fixed-size rows, which the compiler turns into a few vector
 	 * moves; the model's extents are 0 beyond its loops.
@@ -136,26 +218,57 @@ static int read_tiles(const sim_model *m, const int32_t *knobs, int *k,
 	}
 	for (l = 0; l < m->band; l++) {
 		int64_t t = knobs[(*k)++];
-		int exact;
 
-		if (t <= 0)
+		if (t <= 0 || t > m->extent[l])
 			return SIM_BAD_TILE;
-		p->n[l] = quot(m->extent[l], t, &exact);
-		if (!exact)
-			return SIM_BAD_TILE;
+		p->n[l] = ceil_div(m->extent[l], t);
 		p->t1[l] = p->pe[l] = p->q[l] = t;
 	}
+	p->per_l2 = 1;
 	for (l = 0; m->l2 && l < m->band; l++) {
-		int64_t t = knobs[(*k)++];
-		int multiple, divides;
+		int64_t t = knobs[(*k)++], r;
 
-		if (t <= 0)
+		if (t <= 0 || t > m->extent[l])
 			return SIM_BAD_TILE;
-		quot(t, p->t1[l], &multiple);
-		quot(m->extent[l], t, &divides);
-		if (!multiple || !divides)
+		r = quot(t, p->t1[l], &exact);
+		if (!exact)
 			return SIM_BAD_TILE;
+		/* The L2 tiles are padded too: each holds r L1 tiles. */
 		p->t2[l] = t;
+		p->n[l] = ceil_div(m->extent[l], t) * r;
+		p->per_l2 *= r;
+	}
+	return SIM_OK;
+}
+
+/* The latency knobs, and the PEs they leave along each space loop. */
+static int read_latency(const sim_model *m, const int32_t *knobs, int *k,
+	struct point *p)
+{
+	int i, exact;
+
+	for (i = 0; i < m->n_latency; i++) {
+		int l = m->latency_loop[i];
+		int64_t v = knobs[(*k)++];
+
+		if (v <= 0)
+			return SIM_BAD_LATENCY;
+		p->q[l] = quot(p->t1[l], v, &exact);
+		if (!exact)
+			return SIM_BAD_LATENCY;
+		p->lat[l] = v;
+	}
+	p->n_pe = 1;
+	p->sum_p = p->max_p = 0;
+	for (i = 0; i < m->n_space; i++) {
+		int l = m->space_loop[i];
+
+		p->p[i] = p->q[l];
+		p->pe[l] = p->lat[l];
+		p->sum_p += p->p[i];
+		p->max_p = max64(p->max_p, p->p[i]);
+		if (__builtin_mul_overflow(p->n_pe, p->p[i], &p->n_pe))
+			return SIM_TOO_LARGE;
 	}
 	return SIM_OK;
 }
@@ -167,52 +280,44 @@ static int read_tiles(const sim_model *m, const int32_t *knobs, int *k,
 static int read_point(const sim_model *m, const int32_t *knobs,
 	struct point *p)
 {
-	int k = 0, i, exact, st = read_tiles(m, knobs, &k, p);
+	int k = 0, exact, st = read_tiles(m, knobs, &k, p);
 
+	if (st == SIM_OK)
+		st = read_latency(m, knobs, &k, p);
 	if (st != SIM_OK)
 		return st;
-	for (i = 0; i < m->n_latency; i++) {
-		int l = m->latency_loop[i];
-		int64_t v = knobs[k++];
-
-		if (v <= 0)
-			return SIM_BAD_LATENCY;
-		p->q[l] = quot(p->t1[l], v, &exact);
-		if (!exact)
-			return SIM_BAD_LATENCY;
-		p->lat[l] = v;
-	}
-	p->n_pe = 1;
-	p->sum_p = 0;
-	for (i = 0; i < m->n_space; i++) {
-		int l = m->space_loop[i];
-
-		p->p[i] = p->q[l];
-		p->pe[l] = p->lat[l];
-		p->sum_p += p->p[i];
-		if (!mul_ok(p->n_pe, p->p[i], &p->n_pe))
-			return SIM_TOO_LARGE;
-	}
 	p->s = 1;
 	if (m->simd_loop >= 0) {
-		p->s = knobs[k];
+		p->s = knobs[k++];
 		if (p->s <= 0)
 			return SIM_BAD_SIMD;
 		p->simd_steps = quot(p->pe[m->simd_loop], p->s, &exact);
 		if (!exact)
 			return SIM_BAD_SIMD;
 	}
+	p->net = SIM_NET_DAISY;
+	p->db = 1;
+	if (m->net_knob) {
+		p->net = knobs[k++];
+		if (p->net != SIM_NET_DAISY && p->net != SIM_NET_MULTICAST)
+			return SIM_BAD_KNOB;
+	}
+	if (m->db_knob) {
+		p->db = knobs[k++];
+		if (p->db != 0 && p->db != 1)
+			return SIM_BAD_KNOB;
+	}
 	return SIM_OK;
 }
 
 /* Cycles one PE spends on a tile: its iterations, S at a time, each
- * started II cycles after the previous.
+ * started II cycles after the previous.  -1 on overflow.
  */
 static int64_t compute_cycles(const sim_model *m, const struct point *p,
 	int64_t *ii_out)
 {
-	int64_t work = 1, lat = 1, ii = 1, comp;
-	int l;
+	int64_t work = 1, lat = 1, ii = 1;
+	int l, ovf = 0;
 
 	/* The latency loops give that many independent accumulators; a
 	 * carried dependence comes back round only every prod(L) cycles,
@@ -220,214 +325,403 @@ static int64_t compute_cycles(const sim_model *m, const struct point *p,
 	 * stall.  The product saturates: it only matters while small.
 	 */
 	for (l = 0; l < m->n_latency; l++)
-		if (!mul_ok(lat, p->lat[m->latency_loop[l]], &lat))
-			lat = INT64_MAX;
+		lat = cmul(lat, p->lat[m->latency_loop[l]], &ovf);
 	if (m->carried && lat < m->acc_latency)
 		ii = ceil_div(m->acc_latency, lat);
+	ovf = 0;
 	for (l = 0; l < m->n_loops; l++)
-		if (!mul_ok(work, l == m->simd_loop ? p->simd_steps : p->pe[l],
-				&work))
-			return -1;
+		work = cmul(work, l == m->simd_loop ? p->simd_steps : p->pe[l],
+			&ovf);
 	*ii_out = ii;
-	return mul_ok(work, ii, &comp) ? comp : -1;
+	work = cmul(work, ii, &ovf);
+	return ovf ? -1 : work;
 }
 
-/* Cycles to bring the inputs of one L1 tile on chip: the input groups
- * share the DRAM bandwidth and load at the same time.  With a second
- * tiling level the L3 buffer is loaded once per L2 tile and its load is
- * spread over the L1 tiles it serves.
+/* The PE lines of a group (one per PE of the space loops it does not move
+ * along), and in "line" the tile of one line: those loops cut to L.
  */
-static int64_t load_cycles(const sim_model *m, const struct point *p,
-	int64_t per_l2)
+static int64_t line_tile(const sim_model *m, const struct point *p,
+	unsigned dir0, const int64_t *tile, int64_t *line)
 {
-	int64_t load = 0;
-	int g;
-
-	for (g = 0; g < m->n_in; g++) {
-		int64_t words = fp_words(&m->in[g].fp,
-			m->l2 ? p->t2 : p->t1);
-
-		load = max64(load, m->l2 ?
-			ceil_div(ceil_div(words, m->wpc_in), per_l2) :
-			ceil_div(words, m->wpc_in));
-	}
-	return load;
-}
-
-/* Cycles of writing the outputs: each output tile drains through a chain
- * as deep as the PE rows.  Returns -1 on overflow.
- */
-static int64_t drain_cycles(const sim_model *m, const struct point *p,
-	int64_t n_tiles)
-{
-	int64_t total = 0, n_out, cost, c;
-	int g, l;
-
-	for (g = 0; g < m->n_out; g++) {
-		const sim__output *o = &m->out[g];
-
-		/* A product of some of the tile counts: at most n_tiles. */
-		n_out = o->every_tile ? n_tiles : 1;
-		for (l = 0; l < m->band && !o->every_tile; l++)
-			if (o->loop_mask >> l & 1u)
-				n_out *= p->n[l];
-		cost = ceil_div(fp_words(&o->fp, p->t1), m->wpc_out) +
-			p->p[0];
-		if (!mul_ok(n_out, cost, &c) || !add_ok(total, c, &total))
-			return -1;
-	}
-	return total;
-}
-
-/* Cycles of the whole kernel for a legal point; also gives the II.
- * Returns -1 when the count does not fit in 64 bits.
- */
-static int64_t point_cycles(const sim_model *m, const struct point *p,
-	int64_t *ii_out)
-{
-	int64_t n_tiles = 1, per_l2 = 1, comp, load, step, main, drain, total;
-	int l;
-
-	/* Every count below is at most the instance count, which fits in
-	 * 64 unsigned bits but not always in 63.
-	 */
-	for (l = 0; l < m->band; l++)
-		if (!mul_ok(n_tiles, p->n[l], &n_tiles))
-			return -1;
-	for (l = 0; m->l2 && l < m->band; l++)
-		per_l2 *= p->t2[l] / p->t1[l];
-	comp = compute_cycles(m, p, ii_out);
-	if (comp < 0)
-		return -1;
-	load = load_cycles(m, p, per_l2);
-	/* Double-buffered L2 buffers: the first load is exposed, then every
-	 * step costs the slower of loading the next tile and computing this
-	 * one, and the last compute is exposed.
-	 */
-	if (!mul_ok(n_tiles - 1, max64(load, comp), &step) ||
-	    !add_ok(step, load, &main) || !add_ok(main, comp, &main))
-		return -1;
-	drain = drain_cycles(m, p, n_tiles);
-	/* The first beat comes after the DRAM latency and the wavefront
-	 * has to cross the array before every PE is busy; it crosses again
-	 * at the end as the array empties.
-	 */
-	if (drain < 0 || !add_ok(main, drain, &total) ||
-	    !add_ok(total, m->dram_latency + 2 * p->sum_p, &total))
-		return -1;
-	return total;
-}
-
-/* BRAM18K blocks of one buffer.  Widths beyond the range of an int cannot
- * be built anyway; they saturate rather than wrap.
- */
-static int64_t wide_bram(int64_t width, int64_t depth)
-{
-	return arch_bram18k(width > INT_MAX ? INT_MAX : (int) width, depth);
-}
-
-/* Adds "count" buffers of "depth" words of "width" bits to *bram.
- * Returns 0 when they are too large: bounding their bits (at least one
- * bit in 18K per block) first keeps every 64-bit product below in range.
- */
-static int add_buffers(int64_t count, int64_t width, int64_t depth,
-	int64_t *bram)
-{
-	int64_t blocks;
-
-	if ((double) count * (double) width * (double) depth > RESOURCE_LIMIT)
-		return 0;
-	blocks = wide_bram(width, depth);
-	return mul_ok(count, blocks, &blocks) && add_ok(*bram, blocks, bram);
-}
-
-/* The double-buffered buffer of one group along every PE line: one line
- * per PE of the space loops the data does not move along, holding the
- * tile of the whole line.
- */
-static int add_line_buffers(const sim_model *m, const struct point *p,
-	const sim__buffer *b, int64_t *bram)
-{
-	int64_t tile[POLY_MAX_LOOPS], fp, width = m->bits, lines = 1;
+	int64_t lines = 1;
 	int s;
 
 	for (s = 0; s < POLY_MAX_LOOPS; s++)
-		tile[s] = p->t1[s];
+		line[s] = tile[s];
 	for (s = 0; s < m->n_space; s++)
-		if (b->dir0_mask >> s & 1u) {
-			lines *= p->p[s];	/* at most n_pe */
-			tile[m->space_loop[s]] = p->lat[m->space_loop[s]];
+		if (dir0 >> s & 1u) {
+			int l = m->space_loop[s];
+
+			lines *= tile[l] / p->lat[l];
+			line[l] = p->lat[l];
 		}
-	fp = fp_words(&b->fp, tile);
-	if (b->packed) {
-		width *= p->s;
-		fp = ceil_div(fp, p->s);
-	}
-	return add_buffers(2 * lines, width, fp, bram);
+	return lines;
 }
 
-/* BRAM18K of a point: double-buffered local buffers in every PE (the
- * PE's copy and the L1 drain module's) or along every PE line, and with a
- * second tiling level one L3 buffer of an L2 tile per input group.
+/* One input group for one L1 tile: DRAM words, port beats, the L2-level
+ * network cycles (into *net), L1 feed, fan-out, hops and buffer accesses.
+ *
+ * The daisy chain moves each PE line's data separately: the L3 module
+ * reads it line by line (a strip per line, as AutoSA's I/O loops run over
+ * the lines), so data that several lines share is read once per line.  The
+ * multicast crossbar reads the tile once and one write reaches every PE
+ * line that needs it.  Returns the port beats; -1 on overflow.
  */
-static int point_bram(const sim_model *m, const struct point *p,
-	int64_t *bram)
+static int64_t load_group(const sim_model *m, const struct point *p,
+	const sim__input *in, int mc, int64_t *net, struct inputs *acc)
 {
+	int64_t lt[POLY_MAX_LOOPS], dt[POLY_MAX_LOOPS], w_line, words, beats;
+	int64_t lines = line_tile(m, p, in->dir0_mask, p->t1, lt);
+	int64_t targets = p->n_pe / lines, pk, feed;
+	const int64_t *tile = m->l2 ? p->t2 : p->t1;
+	int ovf = 0;
+
+	w_line = fp_words(&in->fp, lt);
+	if (mc) {
+		words = fp_words(&in->fp, tile);
+		pk = pack(fp_run(&in->fp, tile), m->port_words);
+	} else {
+		/* Filled first: dt is read by the footprint below. */
+		int64_t strips = line_tile(m, p, in->dir0_mask, tile, dt);
+
+		words = cmul(strips, fp_words(&in->fp, dt), &ovf);
+		pk = pack(fp_run(&in->fp, dt), m->port_words);
+	}
+	/* With a second tiling level the L3 buffer is loaded once per L2
+	 * tile, spread over the L1 tiles it serves.
+	 */
+	beats = ceil_div(ceil_div(words, pk), p->per_l2);
+	acc->dram_words += (double) words / (double) p->per_l2;
+	/* The L2 level: the chain carries every line's data through its
+	 * head; the crossbar writes the tile once.
+	 */
+	words = mc ? fp_words(&in->fp, p->t1) : cmul(lines, w_line, &ovf);
+	*net = ceil_div(words, pack(fp_run(&in->fp, mc ? p->t1 : lt),
+		m->port_words));
+	/* L1: each line's first PE takes its data S words at a time when
+	 * the data moves along the simd loop, else as the PE's own run
+	 * allows, at most S.
+	 */
+	feed = ceil_div(w_line, in->packed ? p->s :
+		pack(fp_run(&in->fp, p->pe), p->s));
+	acc->feed = max64(acc->feed, feed);
+	acc->fanout = max64(acc->fanout, mc ?
+		arch_multicast_levels(p->n_pe) : p->sum_p);
+	acc->hops += mc ? (double) words * arch_multicast_levels(p->n_pe) :
+		(double) words * (double) (lines + 1) / 2.0 +
+		(double) words * (double) targets;
+	acc->buf += 2.0 * (double) lines * (double) w_line;
+	return ovf ? -1 : beats;
+}
+
+/* The inputs of one L1 tile.  Each group has its own port and, in the
+ * daisy chain, its own chain; on the multicast crossbar unicast and
+ * multicast transfers are never in flight together, so the unicast groups'
+ * transfers and the multicast ones take turns, with a drain of the
+ * crossbar between.  Returns 0 on overflow.
+ */
+static int load_tile(const sim_model *m, const struct point *p, double hz,
+	struct inputs *acc)
+{
+	int64_t beats = 0, uni = 0, multi = 0, net, bw;
+	int g;
+
+	memset(acc, 0, sizeof(*acc));
+	/* Without inputs the wavefront still crosses the array. */
+	if (m->n_in == 0)
+		acc->fanout = p->sum_p;
+	for (g = 0; g < m->n_in; g++) {
+		const sim__input *in = &m->in[g];
+		int mc = p->net == SIM_NET_MULTICAST && in->multicast;
+		int64_t b = load_group(m, p, in, mc, &net, acc);
+
+		if (b < 0)
+			return 0;
+		beats = max64(beats, b);
+		if (mc)
+			multi = max64(multi, net);
+		else
+			uni = max64(uni, net);
+	}
+	net = p->net == SIM_NET_MULTICAST ? uni + multi : max64(uni, multi);
+	if (uni > 0 && multi > 0 && p->net == SIM_NET_MULTICAST)
+		net += arch_multicast_switch(p->n_pe);
+	/* The ports share the board's bandwidth. */
+	bw = (int64_t) ceil(acc->dram_words * m->bytes * hz / m->bytes_per_s);
+	acc->load = max64(max64(beats, net), bw);
+	if (m->n_in > 0)
+		acc->load += ceil_div(m->dram_latency, p->per_l2);
+	return 1;
+}
+
+/* The drain of the outputs: each output tile leaves through its port (the
+ * packing of its run) and the bandwidth of the board, after crossing the
+ * chain of PE rows.  Returns 0 on overflow.
+ */
+static int drain_all(const sim_model *m, const struct point *p,
+	int64_t n_tiles, double hz, struct outputs *acc)
+{
+	int g, l, ovf = 0;
+
+	memset(acc, 0, sizeof(*acc));
+	for (g = 0; g < m->n_out; g++) {
+		const sim__output *o = &m->out[g];
+		int64_t n_out = o->every_tile ? n_tiles : 1, words, cost, bw;
+
+		/* A product of some of the tile counts: at most n_tiles. */
+		for (l = 0; l < m->band && !o->every_tile; l++)
+			if (o->loop_mask >> l & 1u)
+				n_out *= p->n[l];
+		words = fp_words(&o->fp, p->t1);
+		bw = (int64_t) ceil((double) words * m->bytes * hz /
+			m->bytes_per_s);
+		cost = max64(ceil_div(words, pack(fp_run(&o->fp, p->t1),
+			m->port_words)), bw) + p->p[0];
+		acc->drain = cadd(acc->drain, cmul(n_out, cost, &ovf), &ovf);
+		acc->last += cost;
+		acc->dram_words += (double) n_out * (double) words;
+		acc->hops += (double) n_out * (double) words *
+			(double) (p->p[0] + 1) / 2.0;
+		acc->buf += (double) n_out * (double) words;
+	}
+	return !ovf;
+}
+
+/* Cycles of the main loop from the per-tile costs: double-buffered, the
+ * first load is exposed, then every step costs the slower of loading the
+ * next tile and computing this one, the last compute is exposed, and the
+ * drain module runs beside them with its last drain exposed; without
+ * double buffering every step is serial.  -1 on overflow.
+ */
+static int64_t main_cycles(const struct point *p, int64_t n_tiles,
+	int64_t load, int64_t comp, const struct outputs *o)
+{
+	int64_t pipe;
+	int ovf = 0;
+
+	if (!p->db) {
+		pipe = cadd(cmul(n_tiles, cadd(load, comp, &ovf), &ovf),
+			o->drain, &ovf);
+		return ovf ? -1 : pipe;
+	}
+	pipe = cadd(cadd(load, cmul(n_tiles - 1, max64(load, comp), &ovf),
+		&ovf), comp, &ovf);
+	pipe = cadd(max64(pipe, o->drain - o->last), o->last, &ovf);
+	return ovf ? -1 : pipe;
+}
+
+/* BRAM18K and URAM of "count" copies of a buffer read "banks" words per
+ * cycle.  Returns 0 when they are too large.
+ */
+static int add_buffers(const sim_model *m, double count, int64_t depth,
+	int64_t banks, double *bram, double *uram)
+{
+	int64_t b, u;
+
+	if (count * (double) m->bits * (double) depth > RESOURCE_LIMIT)
+		return 0;
+	arch_buffer_map(&m->board, m->bits, depth, banks, &b, &u);
+	*bram += count * (double) b;
+	*uram += count * (double) u;
+	return 1;
+}
+
+/* The local buffers of a point, double-buffered when the point is: in
+ * every PE (interior I/O at L1), along every PE line (exterior I/O at L2),
+ * and with a second tiling level one L3 buffer of an L2 tile per input
+ * group.  A buffer the PE reads S words at a time is split into S banks.
+ */
+static int point_memory(const sim_model *m, const struct point *p,
+	double *bram, double *uram)
+{
+	int64_t lt[POLY_MAX_LOOPS], lines;
+	double copies = p->db ? 2.0 : 1.0;
 	int g, ok = 1;
 
-	*bram = 0;
-	for (g = 0; g < m->n_buf && ok; g++)
-		ok = m->buf[g].per_pe ?
-			add_buffers(2 * p->n_pe, m->bits,
-				fp_words(&m->buf[g].fp, p->pe), bram) :
-			add_line_buffers(m, p, &m->buf[g], bram);
+	for (g = 0; g < m->n_buf && ok; g++) {
+		const sim__buffer *b = &m->buf[g];
+		int64_t banks = b->packed ? p->s : 1;
+
+		if (b->per_pe) {
+			ok = add_buffers(m, copies * (double) p->n_pe,
+				fp_words(&b->fp, p->pe), banks, bram, uram);
+			continue;
+		}
+		lines = line_tile(m, p, b->dir0_mask, p->t1, lt);
+		ok = add_buffers(m, copies * (double) lines,
+			fp_words(&b->fp, lt), banks, bram, uram);
+	}
 	for (g = 0; m->l2 && g < m->n_in && ok; g++)
-		ok = add_buffers(1, m->bits, fp_words(&m->in[g].fp, p->t2),
-			bram);
+		ok = add_buffers(m, copies, fp_words(&m->in[g].fp, p->t2), 1,
+			bram, uram);
 	return ok;
 }
 
-/* DSP and BRAM18K of a legal point.  This model keeps every buffer in
- * BRAM and uses no URAM.  Returns SIM_OK or SIM_TOO_LARGE.
+/* Modules and FIFOs of one I/O group: an L3 module, a module per PE line
+ * (the L2 modules of exterior I/O, the L1 modules of interior I/O with the
+ * L2 modules of their chain), a FIFO per PE and per module, of the width
+ * of the data they pass.
+ */
+static void group_fabric(const sim_model *m, const struct point *p,
+	unsigned dir0, int interior, int64_t width, struct fabric *f)
+{
+	int64_t lt[POLY_MAX_LOOPS], lut, ff, bram;
+	int64_t lines = line_tile(m, p, dir0, p->t1, lt);
+	double modules = (double) lines +
+		(interior ? (double) (p->n_pe / p->p[0]) : 0.0);
+	double fifos = (double) p->n_pe + modules + 1.0;
+
+	f->lut += m->logic.dram_lut + modules * m->logic.io_lut;
+	f->ff += m->logic.dram_ff + modules * m->logic.io_ff;
+	arch_fifo_cost((int) (width > INT_MAX ? INT_MAX : width),
+		m->logic.fifo_depth, &lut, &ff, &bram);
+	f->lut += fifos * (double) lut;
+	f->ff += fifos * (double) ff;
+	f->bram += fifos * (double) bram;
+}
+
+/* LUT and FF of a point: the PEs (control and S MAC lanes each) and the
+ * I/O network, which the multicast crossbar makes larger by the seed's
+ * overhead at its port count.
+ */
+static void point_fabric(const sim_model *m, const struct point *p,
+	struct fabric *f)
+{
+	double n_pe = (double) p->n_pe;
+	struct fabric net = { 0, 0, 0 };
+	double over;
+	int g;
+
+	for (g = 0; g < m->n_in; g++)
+		group_fabric(m, p, m->in[g].dir0_mask, m->in[g].interior,
+			(int64_t) m->bits * (m->in[g].packed ? p->s : 1), &net);
+	for (g = 0; g < m->n_out; g++)
+		group_fabric(m, p, m->out[g].dir0_mask, m->out[g].interior,
+			m->bits, &net);
+	over = p->net == SIM_NET_MULTICAST ?
+		arch_multicast_area(p->max_p) : 0.0;
+	f->lut = n_pe * (m->logic.pe_lut + (double) p->s * m->lane.lut) +
+		net.lut * (1.0 + over);
+	f->ff = n_pe * (m->logic.pe_ff + (double) p->s * m->lane.ff) +
+		net.ff * (1.0 + over);
+	f->bram = net.bram;
+}
+
+/* Rounds a non-negative resource count up; 0 when beyond the limit. */
+static int to_count(double v, int64_t *out)
+{
+	int64_t i;
+
+	if (!(v >= 0) || v > RESOURCE_LIMIT)
+		return 0;
+	i = (int64_t) v;
+	*out = (double) i < v ? i + 1 : i;
+	return 1;
+}
+
+/* DSP, BRAM18K, URAM, LUT and FF of a legal point.  Returns SIM_OK or
+ * SIM_TOO_LARGE.
  */
 static int point_resources(const sim_model *m, const struct point *p,
 	sim_metrics *out)
 {
-	double dsp = (double) p->n_pe * (double) p->s * m->dsp_per_lane;
-	int64_t dsp_int;
+	double bram = 0, uram = 0;
+	struct fabric f;
 
 	/* Every PE has S lanes of MAC units. */
-	if (dsp > RESOURCE_LIMIT || !point_bram(m, p, &out->bram18k))
+	point_fabric(m, p, &f);
+	bram = f.bram;
+	if (!point_memory(m, p, &bram, &uram) ||
+	    !to_count((double) p->n_pe * (double) p->s * m->dsp_per_lane,
+		&out->dsp) ||
+	    !to_count(bram, &out->bram18k) || !to_count(uram, &out->uram) ||
+	    !to_count(f.lut, &out->lut) || !to_count(f.ff, &out->ff))
 		return SIM_TOO_LARGE;
-	dsp_int = (int64_t) dsp;
-	out->dsp = (double) dsp_int < dsp ? dsp_int + 1 : dsp_int;
-	out->uram = 0;
+	return SIM_OK;
+}
+
+/* Energy of the whole run: MACs (the padded tiles compute too), their
+ * register accesses, local-buffer accesses (line buffers written and read
+ * once per word, per-PE buffers read and written once per S-lane step),
+ * network hops and DRAM words, each times its cost relative to a MAC.
+ */
+static double point_energy(const sim_model *m, const struct point *p,
+	double n_tiles, double comp_steps, const struct inputs *in,
+	const struct outputs *o)
+{
+	const arch_energy *e = &m->energy;
+	double macs = n_tiles * (double) p->n_pe * comp_steps *
+		(double) p->s * m->macs_per_point;
+	double buf = n_tiles * in->buf + o->buf;
+	double units;
+	int g;
+
+	for (g = 0; g < m->n_buf; g++)
+		if (m->buf[g].per_pe)
+			buf += 2.0 * n_tiles * (double) p->n_pe * comp_steps;
+	units = macs * (1.0 + e->rf * e->rf_per_mac) +
+		e->hop * (n_tiles * in->hops + o->hops) + e->buffer * buf +
+		e->dram * (n_tiles * in->dram_words + o->dram_words);
+	return units * m->lane.pj_per_mac * 1e-12;
+}
+
+/* Cycles, clock, traffic and energy of a legal point.  Returns SIM_OK or
+ * SIM_TOO_LARGE.
+ */
+static int point_time(const sim_model *m, const struct point *p,
+	sim_metrics *out)
+{
+	struct inputs in;
+	struct outputs o;
+	int64_t n_tiles = 1, comp, ii = 1, main, total;
+	double mhz = m->mhz, hz;
+	int l, ovf = 0;
+
+	if (p->net == SIM_NET_MULTICAST)
+		mhz *= arch_multicast_clock(p->max_p);
+	hz = mhz * 1e6;
+	for (l = 0; l < m->band; l++)
+		n_tiles = cmul(n_tiles, p->n[l], &ovf);
+	comp = compute_cycles(m, p, &ii);
+	if (ovf || comp < 0 || !load_tile(m, p, hz, &in) ||
+	    !drain_all(m, p, n_tiles, hz, &o))
+		return SIM_TOO_LARGE;
+	main = main_cycles(p, n_tiles, in.load, max64(comp, in.feed), &o);
+	total = cadd(main, m->dram_latency + in.fanout + p->sum_p, &ovf);
+	if (main < 0 || ovf)
+		return SIM_TOO_LARGE;
+	out->cycles = (uint64_t) total;
+	out->mhz = mhz;
+	out->latency_s = (double) total / hz;
+	out->gops = m->ops / out->latency_s / 1e9;
+	out->ii = (int32_t) ii;
+	if (!to_count((double) n_tiles * in.dram_words * m->bytes +
+			o.dram_words * m->bytes, &out->offchip_bytes))
+		return SIM_TOO_LARGE;
+	out->energy_j = point_energy(m, p, (double) n_tiles,
+		(double) (comp / ii), &in, &o);
+	out->edp = out->energy_j * out->latency_s;
 	return SIM_OK;
 }
 
 void sim_eval(const sim_model *model, const int32_t *knobs, sim_metrics *out)
 {
 	struct point p;
-	int64_t cycles, ii = 1;
 
 	memset(out, 0, sizeof(*out));
 	out->status = read_point(model, knobs, &p);
-	if (out->status != SIM_OK)
-		return;
-	cycles = point_cycles(model, &p, &ii);
-	if (cycles < 0) {
-		out->status = SIM_TOO_LARGE;
+	if (out->status == SIM_OK)
+		out->status = point_time(model, &p, out);
+	if (out->status == SIM_OK)
+		out->status = point_resources(model, &p, out);
+	if (out->status != SIM_OK) {
+		int st = out->status;
+
+		memset(out, 0, sizeof(*out));
+		out->status = st;
 		return;
 	}
-	out->cycles = (uint64_t) cycles;
-	out->latency_s = (double) cycles * model->inv_hz;
-	out->gops = model->gops_cycles / (double) cycles;
 	out->n_pe = p.n_pe;
 	out->pe_rows = (int32_t) p.p[0];
 	out->pe_cols = (int32_t) (model->n_space > 1 ? p.p[1] : 1);
-	out->ii = (int32_t) ii;
-	if (point_resources(model, &p, out) != SIM_OK) {
-		memset(out, 0, sizeof(*out));
-		out->status = SIM_TOO_LARGE;
-	}
 }

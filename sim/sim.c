@@ -22,6 +22,8 @@ static const char *const kind_names[SIM__N_KINDS] = {
 	[SIM__ARRAY_PART_L2] = "array_part_L2",
 	[SIM__LATENCY] = "latency",
 	[SIM__SIMD] = "simd",
+	[SIM__IO_NETWORK] = "io_network",
+	[SIM__DOUBLE_BUFFER] = "double_buffer",
 };
 
 /* Whether "v" lies in [lo, hi). */
@@ -147,21 +149,6 @@ static dse_stat check_arch(const arch_board *b, const arch_dtype *d,
 	return dse_stat_ok;
 }
 
-/* Words of b bits one port moves per cycle: limited by the port width and
- * by "share" of the DRAM bandwidth.  At least one, so that a slow board
- * still makes progress.
- */
-static int64_t words_per_cycle(const arch_board *board, int bits,
-	double share)
-{
-	double bytes_per_cycle = board->dram_gbps * 1e9 / (board->mhz * 1e6);
-	double by_bw = bytes_per_cycle * share / (bits / 8.0);
-	int64_t by_port = board->dram_port_bits / bits;
-	int64_t w = by_bw < (double) by_port ? (int64_t) by_bw : by_port;
-
-	return w < 1 ? 1 : w;
-}
-
 void sim__footprint_compile(const poly_template *t, int acc,
 	sim__footprint *fp)
 {
@@ -220,20 +207,53 @@ static int flows_out(const poly_template *t, const char *array)
 	return 0;
 }
 
-static void add_buffer(sim_model *m, const poly_group *gr)
+/* The space loops (bits, in the candidate's order) along which group
+ * "gr" does not move: one PE line per PE of those loops.
+ */
+static unsigned dir0_mask(const sim_model *m, const poly_group *gr)
+{
+	unsigned mask = 0;
+	int s;
+
+	for (s = 0; s < m->n_space; s++)
+		if (gr->dir[s] == 0)
+			mask |= 1u << s;
+	return mask;
+}
+
+/* Whether the group's access moves along the simd loop, so that its
+ * words are packed S data values wide for the PE.
+ */
+static int packed(const sim_model *m, const poly_group *gr)
 {
 	const poly_access *a = &m->tmpl.access[gr->access];
+
+	return m->simd_loop >= 0 &&
+		(access_loops(a, m->n_loops) >> m->simd_loop & 1u);
+}
+
+static void add_buffer(sim_model *m, const poly_group *gr)
+{
 	sim__buffer *b = &m->buf[m->n_buf++];
-	int s;
 
 	sim__footprint_compile(&m->tmpl, gr->access, &b->fp);
 	b->per_pe = gr->buffer_level == POLY_L1;
-	b->dir0_mask = 0;
-	for (s = 0; s < m->n_space; s++)
-		if (gr->dir[s] == 0)
-			b->dir0_mask |= 1u << s;
-	b->packed = m->simd_loop >= 0 &&
-		(access_loops(a, m->n_loops) >> m->simd_loop & 1u);
+	b->dir0_mask = dir0_mask(m, gr);
+	b->packed = packed(m, gr);
+}
+
+/* An input group: data every tile loads.  Exterior inputs are the ones
+ * the multicast crossbar can serve (one write to a whole PE line).
+ */
+static void add_input(sim_model *m, const poly_group *gr)
+{
+	sim__input *in = &m->in[m->n_in++];
+
+	sim__footprint_compile(&m->tmpl, gr->access, &in->fp);
+	in->dir0_mask = dir0_mask(m, gr);
+	in->interior = gr->type == POLY_IO_INTERIOR;
+	in->multicast = !in->interior;
+	in->packed = packed(m, gr);
 }
 
 /* Sorts the groups that are not pruned by the roles they play.  An
@@ -257,14 +277,15 @@ static void classify_groups(sim_model *m)
 			continue;
 		a = &t->access[gr->access];
 		if (flow || gr->copy_in)
-			sim__footprint_compile(t, gr->access,
-				&m->in[m->n_in++].fp);
+			add_input(m, gr);
 		if (flow || gr->copy_out) {
 			sim__output *o = &m->out[m->n_out++];
 
 			sim__footprint_compile(t, gr->access, &o->fp);
 			o->every_tile = flow;
 			o->loop_mask = access_loops(a, m->band);
+			o->dir0_mask = dir0_mask(m, gr);
+			o->interior = gr->type == POLY_IO_INTERIOR;
 		}
 		if (gr->buffer_level == POLY_L1 || gr->buffer_level == POLY_L2)
 			add_buffer(m, gr);
@@ -276,8 +297,11 @@ static void add_knob(sim_model *m, int kind, int loop)
 	char name[SIM__KNOB_NAME_LEN];
 	int k = m->n_knobs++;
 
-	snprintf(name, sizeof(name), "%s_%s", kind_names[kind],
-		m->tmpl.loop[loop]);
+	if (loop < 0)
+		snprintf(name, sizeof(name), "%s", kind_names[kind]);
+	else
+		snprintf(name, sizeof(name), "%s_%s", kind_names[kind],
+			m->tmpl.loop[loop]);
 	memcpy(m->knob_name[k], name, sizeof(name));
 	m->knob_loop[k] = loop;
 	m->knob_kind[k] = kind;
@@ -295,6 +319,10 @@ static void name_knobs(sim_model *m)
 		add_knob(m, SIM__LATENCY, m->latency_loop[l]);
 	if (m->simd_loop >= 0)
 		add_knob(m, SIM__SIMD, m->simd_loop);
+	if (m->net_knob)
+		add_knob(m, SIM__IO_NETWORK, -1);
+	if (m->db_knob)
+		add_knob(m, SIM__DOUBLE_BUFFER, -1);
 }
 
 /* A PE waits for its own previous result only when a dependence is
@@ -316,24 +344,30 @@ static void setup_numbers(sim_model *m)
 {
 	const poly_template *t = &m->tmpl;
 	int ops = t->ops_per_point;
-	double hz = m->board.mhz * 1e6;
+	int macs = ops > 2 ? (ops + 1) / 2 : 1;
 
 	m->carried = has_carried_dep(t);
 	m->bits = m->dtype.bits;
-	/* The input groups stream at the same time and split the bandwidth;
-	 * the output drain runs alone and gets all of it.
+	m->bytes = m->bits / 8.0;
+	/* A beat of the DRAM port carries this many whole words; a word wider
+	 * than the port still moves one per beat.
 	 */
-	m->wpc_in = words_per_cycle(&m->board, m->bits,
-		1.0 / (m->n_in > 0 ? m->n_in : 1));
-	m->wpc_out = words_per_cycle(&m->board, m->bits, 1.0);
+	m->port_words = m->board.dram_port_bits / m->bits;
+	if (m->port_words < 1)
+		m->port_words = 1;
+	m->bytes_per_s = m->board.dram_gbps * 1e9;
+	m->mhz = m->board.mhz;
 	m->dram_latency = m->board.dram_latency;
 	m->acc_latency = m->dtype.acc_latency;
 	/* A multiplier-adder pair does two operations of a point: three
 	 * operations (MTTKRP's two multiplies and an add) need two.
 	 */
-	m->dsp_per_lane = m->dtype.dsp_per_mac * (ops > 2 ? (ops + 1) / 2 : 1);
-	m->inv_hz = 1.0 / hz;
-	m->gops_cycles = (double) t->points * ops * hz / 1e9;
+	m->macs_per_point = macs;
+	m->dsp_per_lane = m->dtype.dsp_per_mac * macs;
+	m->ops = (double) t->points * ops;
+	m->lane = arch_lane_cost_of(&m->dtype);
+	m->logic = *arch_logic_costs();
+	m->energy = *arch_energy_costs();
 }
 
 sim_model *sim_model_alloc(const poly_template *tmpl, const arch_board *board,
@@ -358,6 +392,8 @@ sim_model *sim_model_alloc(const poly_template *tmpl, const arch_board *board,
 	m->board = *board;
 	m->dtype = *dtype;
 	m->l2 = opt && opt->array_part_L2;
+	m->net_knob = opt && opt->io_network;
+	m->db_knob = opt && opt->double_buffer;
 	m->n_loops = tmpl->n_loops;
 	m->band = tmpl->band;
 	memcpy(m->extent, tmpl->extent, sizeof(m->extent));
@@ -455,7 +491,7 @@ void sim_sa_sizes(const sim_model *model, const int32_t *knobs, char *buf,
 		return;
 	appendf(buf, size, &len, "{kernel[]->space_time[%d]",
 		model->tmpl.space_time);
-	for (kind = 0; kind < SIM__N_KINDS; kind++)
+	for (kind = 0; kind < SIM__N_SA_KINDS; kind++)
 		append_kind(model, knobs, kind, buf, size, &len);
 	appendf(buf, size, &len, "}");
 }

@@ -15,9 +15,13 @@
 #include "polyhedral/poly.h"
 
 /* The most knobs a design point has: array_part and array_part_L2 of every
- * band loop, latency of every band loop, and one simd.
+ * band loop, latency of every band loop, one simd, the I/O network and
+ * double buffering.
  */
-#define SIM_MAX_KNOBS (3 * POLY_MAX_LOOPS + 1)
+#define SIM_MAX_KNOBS (3 * POLY_MAX_LOOPS + 3)
+
+/* Values of the io_network knob. */
+enum sim_io_network { SIM_NET_DAISY = 0, SIM_NET_MULTICAST = 1 };
 
 /* The metrics of one evaluated design point.  A small value. */
 typedef struct sim_metrics {
@@ -27,6 +31,12 @@ typedef struct sim_metrics {
 	int64_t dsp;
 	int64_t bram18k;
 	int64_t uram;
+	int64_t lut;
+	int64_t ff;
+	int64_t offchip_bytes;	/* DRAM traffic, both directions */
+	double energy_j;	/* joules for one run of the kernel */
+	double edp;		/* energy x latency, J*s */
+	double mhz;		/* the clock the design runs at */
 	int64_t n_pe;		/* PEs of the whole array */
 	int32_t pe_rows;	/* PEs along the first space loop */
 	int32_t pe_cols;	/* along the second (1 for a 1-D array) */
@@ -37,13 +47,15 @@ typedef struct sim_metrics {
 /* Why a point is not a legal design.  SIM_OK for legal ones. */
 enum sim_status {
 	SIM_OK = 0,
-	SIM_BAD_TILE,		/* array_part does not divide the loop bound,
-				 * or array_part_L2 is not a multiple of
-				 * array_part dividing it */
+	SIM_BAD_TILE,		/* array_part is not in 1..loop bound (it need
+				 * not divide it: the last tile is padded, as
+				 * AutoSA pads), or array_part_L2 is not a
+				 * multiple of array_part within the bound */
 	SIM_BAD_LATENCY,	/* latency does not divide array_part */
 	SIM_BAD_SIMD,		/* simd does not divide what a PE runs of
 				 * its loop */
 	SIM_TOO_LARGE,		/* cycles or resources beyond 64 bits */
+	SIM_BAD_KNOB,		/* io_network or double_buffer out of range */
 	SIM_N_STATUS
 };
 const char *sim_status_name(int status);
@@ -56,6 +68,11 @@ enum sim_metric {
 	SIM_M_BRAM18K,
 	SIM_M_URAM,
 	SIM_M_GOPS,
+	SIM_M_LUT,
+	SIM_M_FF,
+	SIM_M_OFFCHIP,		/* "offchip_bytes", bytes */
+	SIM_M_ENERGY,		/* "energy", joules */
+	SIM_M_EDP,		/* "edp", joule-seconds */
 	SIM_N_METRICS
 };
 
@@ -68,8 +85,8 @@ int sim_metric_find(const char *name);
 int sim_metric_minimise(enum sim_metric m);
 /* The metric's value as a double. */
 double sim_metrics_get(const sim_metrics *m, enum sim_metric id);
-/* The board's capacity for a resource metric (dsp, bram18k, uram);
- * 0 for metrics that are not resources.
+/* The board's capacity for a resource metric (dsp, bram18k, uram, lut,
+ * ff); 0 for metrics that are not resources.
  */
 double sim_metric_capacity(const arch_board *board, enum sim_metric m);
 
@@ -81,6 +98,11 @@ typedef struct sim_model sim_model;
 typedef struct sim_options {
 	int array_part_L2;	/* 1: a second tiling level on every band
 				 * loop (array_part_L2_<loop> knobs) */
+	int io_network;		/* 1: an "io_network" knob (enum
+				 * sim_io_network); else every point uses
+				 * the daisy chain */
+	int double_buffer;	/* 1: a "double_buffer" knob (0 or 1); else
+				 * every point is double-buffered */
 } sim_options;
 
 /* Builds the analytic model of "tmpl" on "board" with data type "dtype".
@@ -95,15 +117,19 @@ sim_model *sim_model_free(sim_model *model);
 
 /* The knobs a design point of this model has, in order: array_part of
  * every band loop, then array_part_L2 of every band loop when the option
- * asks for it, latency of every latency loop of the template, and simd of
- * the simd loop when there is one.  Their number and names
+ * asks for it, latency of every latency loop of the template, simd of
+ * the simd loop when there is one, then "io_network" and "double_buffer"
+ * when the options ask for them.  Their number and names
  * ("array_part_i", "array_part_L2_i", "latency_j", "simd_k", ...), and for
- * each knob the loop it tiles (an index into the template's loops).
+ * each knob the loop it tiles (an index into the template's loops; -1 for
+ * io_network and double_buffer).
  */
 int sim_model_n_knobs(const sim_model *model);
 const char *sim_model_knob_name(const sim_model *model, int knob);
 int sim_model_knob_loop(const sim_model *model, int knob);
-/* The knob's family: "array_part", "array_part_L2", "latency" or "simd". */
+/* The knob's family: "array_part", "array_part_L2", "latency", "simd",
+ * "io_network" or "double_buffer".
+ */
 const char *sim_model_knob_kind(const sim_model *model, int knob);
 
 /* Evaluates one design point with the analytic model.  "knobs" holds
@@ -112,7 +138,8 @@ const char *sim_model_knob_kind(const sim_model *model, int knob);
  */
 void sim_eval(const sim_model *model, const int32_t *knobs, sim_metrics *out);
 
-/* Writes the AutoSA --sa-sizes string of a design point into buf, e.g.
+/* Writes the AutoSA --sa-sizes string of a design point into buf (the
+ * io_network and double_buffer knobs are not part of it), e.g.
  * "{kernel[]->space_time[3];kernel[]->array_part[16,16,16];
  *   kernel[]->latency[8,8];kernel[]->simd[2]}", with
  * "kernel[]->array_part_L2[...]" after array_part when the model has those

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <math.h>
 
 #include "arch/arch.h"
 
@@ -151,7 +152,7 @@ static const struct dtype_case {
 	{ "FP32", "fp32", 32, 5.0, 1 },
 	{ "fp16", "fp16", 16, 2.0, 1 },
 	{ "int16", "int16", 16, 1.0, 0 },
-	{ "int8", "int8", 8, 1.0, 0 },
+	{ "int8", "int8", 8, 0.5, 0 },
 	{ "int4", NULL, 0, 0, 0 },
 	{ "fp64", NULL, 0, 0, 0 },
 	{ NULL, NULL, 0, 0, 0 },
@@ -268,6 +269,78 @@ static void test_uram(void **state)
 	}
 }
 
+/* Buffer mapping with partitioning and the URAM rule, on the u250 (URAM)
+ * and the ZCU102 (none): a bank goes to URAM when one URAM replaces at
+ * least 8 BRAM18K of it.
+ */
+static const struct map_case {
+	const char *board;
+	int width;
+	int64_t depth, banks, bram, uram;
+} map_cases[] = {
+	/* 32b x 4096 in one bank: 8 BRAM18K -> 1 URAM on the u250. */
+	{ "u250", 32, 4096, 1, 0, 1 },
+	{ "zcu102", 32, 4096, 1, 8, 0 },
+	/* 32b x 2048: 4 BRAM18K, too shallow for URAM. */
+	{ "u250", 32, 2048, 1, 4, 0 },
+	/* 32b x 512 read 4 words a cycle: 4 banks of 128 -> 1 each. */
+	{ "u250", 32, 512, 4, 4, 0 },
+	/* 32b x 64 in 2 banks of 32 words (1024 bits): LUTRAM, no block. */
+	{ "u250", 32, 64, 2, 0, 0 },
+	/* 32b x 65536 in 2 banks of 32768: 8 URAM each. */
+	{ "u250", 32, 65536, 2, 0, 16 },
+};
+
+static void test_buffer_map(void **state)
+{
+	size_t i;
+
+	(void) state;
+	for (i = 0; i < sizeof(map_cases) / sizeof(map_cases[0]); i++) {
+		const struct map_case *c = &map_cases[i];
+		int64_t b, u;
+
+		arch_buffer_map(arch_board_find(c->board), c->width, c->depth,
+			c->banks, &b, &u);
+		if (b != c->bram || u != c->uram)
+			fail_msg("case %zu: %lld BRAM18K %lld URAM", i,
+				(long long) b, (long long) u);
+	}
+}
+
+/* FIFOs: depth 2 as SRL (w + 8 LUT), 64 as LUTRAM (ceil(w*4/3) + 8),
+ * 1024 deep in BRAM; the multicast figures of the seed; lane costs.
+ */
+static void test_costs(void **state)
+{
+	int64_t lut, ff, bram;
+	arch_lane_cost c;
+
+	(void) state;
+	arch_fifo_cost(64, 2, &lut, &ff, &bram);
+	assert_true(lut == 72 && ff == 72 && bram == 0);
+	arch_fifo_cost(30, 64, &lut, &ff, &bram);
+	assert_true(lut == 48 && ff == 38 && bram == 0);
+	arch_fifo_cost(32, 1024, &lut, &ff, &bram);
+	assert_true(lut == 30 && bram == 2);
+	assert_true(fabs(arch_multicast_area(8) - 0.09) < 1e-12);
+	assert_true(fabs(arch_multicast_area(16) - 0.12) < 1e-12);
+	assert_true(arch_multicast_area(1) == 0.0);
+	assert_true(arch_multicast_clock(8) == 1.0);
+	assert_true(fabs(arch_multicast_clock(16) - 0.94) < 1e-12);
+	assert_true(fabs(arch_multicast_clock(32) - 0.88) < 1e-12);
+	assert_int_equal(arch_multicast_levels(1), 1);
+	assert_int_equal(arch_multicast_levels(16), 5);
+	assert_int_equal(arch_multicast_levels(13), 5);
+	c = arch_lane_cost_of(arch_dtype_find("fp32"));
+	assert_true(c.pj_per_mac == 4.6 && c.lut == 350);
+	c = arch_lane_cost_of(arch_dtype_find("int8"));
+	assert_true(c.pj_per_mac == 0.23);
+	assert_true(arch_energy_costs()->dram == 200.0 &&
+		arch_energy_costs()->hop == 2.0 &&
+		arch_energy_costs()->buffer == 6.0);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest boards[] = {
@@ -282,6 +355,8 @@ int main(int argc, char **argv)
 	const struct CMUnitTest memory[] = {
 		cmocka_unit_test(test_bram18k),
 		cmocka_unit_test(test_uram),
+		cmocka_unit_test(test_buffer_map),
+		cmocka_unit_test(test_costs),
 	};
 	const char *group = argc > 1 ? argv[1] : "all";
 	int all = strcmp(group, "all") == 0, failed = 0, ran = 0;

@@ -57,8 +57,8 @@ static const struct bad_case bad_cases[] = {
 	  "unknown key in section [platform]" },
 	{ KERNEL "[space]\nspace_time.i = 3\n", 7, 1, "space_time.i",
 	  "known keys: space_time, array_part, array_part_L2, latency, simd, "
-	  "array_part.<loop>, array_part_L2.<loop>, latency.<loop>, "
-	  "simd.<loop>" },
+	  "io_network, double_buffer, array_part.<loop>, "
+	  "array_part_L2.<loop>, latency.<loop>, simd.<loop>" },
 	/* space_time picks one candidate: a single non-negative integer. */
 	{ KERNEL "[space]\nspace_time = 1..6\n", 7, 14, "space_time",
 	  "expected an integer, got '1..6'" },
@@ -202,6 +202,42 @@ static const struct bad_case bad_cases[] = {
 	  "duplicate parameter 'M' (first set at column 10)" },
 	{ KERNEL "params = M 1024\n", 6, 12, "params",
 	  "expected NAME=VALUE" },
+	/* io_network: names from a fixed list. */
+	{ KERNEL "[space]\nio_network = daisy, mesh\n", 7, 21,
+	  "io_network", "unknown value 'mesh' for io_network (known: "
+	  "daisy, multicast)" },
+	{ KERNEL "[space]\nio_network = Daisy\n", 7, 14, "io_network",
+	  "unknown value 'Daisy' for io_network" },
+	{ KERNEL "[space]\nio_network = daisy, daisy\n", 7, 21,
+	  "io_network", "duplicate value 'daisy' in the list" },
+	{ KERNEL "[space]\nio_network = daisy,,multicast\n", 7, 20,
+	  "io_network", "empty item in the list" },
+	{ KERNEL "[space]\nio_network = daisy,\n", 7, 20, "io_network",
+	  "empty item in the list" },
+	{ KERNEL "[space]\nio_network = daisy multicast\n", 7, 20,
+	  "io_network", "unexpected 'm': expected ',' between values" },
+	{ KERNEL "[space]\nio_network = \"daisy\"\n", 7, 14, "io_network",
+	  "not a quoted string" },
+	{ KERNEL "[space]\nio_network = -daisy\n", 7, 14, "io_network",
+	  "expected one of: daisy, multicast" },
+	{ KERNEL "[space]\nio_network.i = daisy\n", 7, 1, "io_network.i",
+	  "unknown key in section [space]" },
+	{ KERNEL "[space]\nio_network = daisy\nio_network = multicast\n",
+	  8, 1, "io_network", "duplicate key (first set at line 7)" },
+	/* double_buffer: 0 or 1 and nothing else. */
+	{ KERNEL "[space]\ndouble_buffer = 0, 2\n", 7, 20, "double_buffer",
+	  "unknown value '2' for double_buffer (known: 0, 1)" },
+	{ KERNEL "[space]\ndouble_buffer = on\n", 7, 17, "double_buffer",
+	  "unknown value 'on' for double_buffer (known: 0, 1)" },
+	{ KERNEL "[space]\ndouble_buffer = 01\n", 7, 17, "double_buffer",
+	  "unknown value '01'" },
+	{ KERNEL "[space]\ndouble_buffer = 1, 1\n", 7, 20, "double_buffer",
+	  "duplicate value '1'" },
+	{ KERNEL "[space]\ndouble_buffer = 0..1\n", 7, 18,
+	  "double_buffer", "unexpected '.': expected ',' between values" },
+	{ KERNEL "[space]\ndouble_buffer =\n", 7, 16, "double_buffer",
+	  "empty value: expected a list of values such as 'daisy, "
+	  "multicast'" },
 };
 
 static void test_bad(void **state)
@@ -306,7 +342,9 @@ enum kind {
 	K_NPARAMS,	/* v: count */
 	K_CONS,		/* i: index; s: metric; x: bound; v: fraction; col */
 	K_NCONS,	/* v: count */
-	K_SET		/* x: loop bound; s: the values, comma-separated */
+	K_SET,		/* x: loop bound; s: the values, comma-separated */
+	K_CHOICE,	/* i: index; v: the value's code (-1: none) */
+	K_NCHOICES	/* v: count */
 };
 
 struct good_check {
@@ -490,6 +528,14 @@ static void check_one(const dse_cfg *cfg, const struct good_check *c)
 	case K_SET:
 		check_set(cfg, c);
 		break;
+	case K_CHOICE:
+		assert_int_equal(dse_cfg_choice_at(cfg, c->sec, c->key, c->i),
+			c->v);
+		break;
+	case K_NCHOICES:
+		assert_int_equal(dse_cfg_n_choices(cfg, c->sec, c->key),
+			c->v);
+		break;
 	}
 }
 
@@ -579,6 +625,29 @@ static const struct small_case small_cases[] = {
 	{ "[space]\nsimd = 1..2147483647 divisors\n",
 	  { K_SET, "space", "simd", 0, "1,2,4,8,16,32,64,128", 0, 128, 0,
 	    0 } },
+	/* The I/O network and double-buffering knobs: each value is its
+	 * code for the model (daisy 0, multicast 1; "0" off, "1" on).
+	 */
+	{ "[space]\nio_network = daisy, multicast\n",
+	  { K_NCHOICES, "space", "io_network", 0, NULL, 2, 0, 0, 0 } },
+	{ "[space]\nio_network = multicast ,daisy # both\n",
+	  { K_CHOICE, "space", "io_network", 0, NULL, 1, 0, 0, 0 } },
+	{ "[space]\nio_network = multicast ,daisy # both\n",
+	  { K_CHOICE, "space", "io_network", 1, NULL, 0, 0, 0, 0 } },
+	{ "[space]\nio_network = multicast\n",
+	  { K_CHOICE, "space", "io_network", 1, NULL, -1, 0, 0, 0 } },
+	{ "[space]\ndouble_buffer = 1, 0\n",
+	  { K_CHOICE, "space", "double_buffer", 0, NULL, 1, 0, 0, 0 } },
+	{ "[space]\ndouble_buffer = 1, 0\n",
+	  { K_CHOICE, "space", "double_buffer", 1, NULL, 0, 0, 0, 0 } },
+	{ "[space]\ndouble_buffer = 0\n",
+	  { K_NCHOICES, "space", "double_buffer", 0, NULL, 1, 0, 0, 0 } },
+	{ "[space]\nsimd = 4\n",
+	  { K_NCHOICES, "space", "io_network", 0, NULL, 0, 0, 0, 0 } },
+	{ "[space]\nio_network = daisy\n",
+	  { K_POS, "space", "io_network", 0, NULL, 1, 0, 7, 14 } },
+	{ "[search]\nconstraints = lut <= 0.7, energy <= 2\n",
+	  { K_CONS, "search", "constraints", 1, "energy", 0, 2, 7, 27 } },
 	{ "[space]\nsimd = 1..1000 divisors\n",
 	  { K_SET, "space", "simd", 0, "1,7,11,13,77,91,143", 0, 1001, 0,
 	    0 } },

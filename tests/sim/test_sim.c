@@ -36,9 +36,11 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <math.h>
 
 #include "sim/internal.h"
 #include "sim/sim.h"
+#include "tests/support/mm_kernel.h"
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -280,7 +282,7 @@ static sim_model *make_model(int which, const arch_board *board,
 	const arch_dtype *dtype, int l2)
 {
 	poly_template t = make_template(which);
-	sim_options opt = { l2 };
+	sim_options opt = { l2, 0, 0 };
 	dse_error err;
 	sim_model *m;
 
@@ -308,159 +310,51 @@ struct model_case {
 };
 
 static const struct model_case model_cases[] = {
-	/* --- mm space_time[3]: the numbers of the first, mm-only model. */
-	/* T=16^3, L=4x4, S=2: R=C=4, II=1 (16 >= 4), 64 tiles, 16 outputs.
-	 * comp = 16*8 = 128, load = 256/4 = 64,
-	 * main = 64 + 63*128 + 128 = 8256, drain = 256/8 + 4 = 36,
-	 * cycles = (10+4+4) + 8256 + 16*36 + 8 = 8858.
-	 * dsp = 4*4*2*5 = 160.  BRAM: accumulators 32b x 16 = 512 bits -> 0;
-	 * A: 64b x (4*16/2 = 32) -> 2*1, 2 per row x 4 rows = 16; B the
-	 * same per column = 16; total 32.
+	/* T=16^3, L=4x4, S=2 on easy_board, double-buffered daisy chain:
+	 * R=C=4, II=1 (16 >= 4), 64 tiles, 16 output tiles.
+	 * comp = 4*4*16/2 = 128.  A moves along j: 4 lines (P_i) of 4x16
+	 * = 64 words, read line by line: 256 words, run 16 -> 8 per beat:
+	 * 32 beats, 32 cycles through the chain; L1 feed 64/2 = 32.  B moves
+	 * along i: 4 lines of 16x4 = 64 words, run 4 -> 4 per beat: 64
+	 * beats.  Bandwidth 512*4/32 = 64.  load = 64 + 10 (DRAM latency).
+	 * pipe = 74 + 63*128 + 128 = 8266.  Drain: C 256 words, run 16 -> 8
+	 * per beat: 32 (bandwidth 32) + 4 rows = 36, 16 of them = 576, all
+	 * but the last hidden: main = max(8266, 540) + 36 = 8302.
+	 * cycles = (10 + 8) + 8302 + 8 = 8328.
+	 * dsp = 4*4*2*5 = 160.  BRAM: accumulators 32b x 16 -> 0; A: 2 x 4
+	 * lines of 64 words in S=2 banks of 32 words (1024 bits) -> 0; B
+	 * the same: 0.
 	 */
 	{ "compute bound", T_MM64, 0, &easy_board, &t32,
-	  { 16, 16, 16, 4, 4, 2 }, 8858, 160, 32, 16, 4, 4, 1 },
-	/* T=(8,8,64), L=1x2, S=1: R=8, C=4, II=ceil(4/2)=2, 64 tiles,
-	 * 64 outputs.  comp = 2*64*2 = 256, load = 8*64/4 = 128,
-	 * main = 128 + 63*256 + 256 = 16512, drain = 64/8 + 8 = 16,
-	 * cycles = (10+8+4) + 16512 + 64*16 + 12 = 17570.
-	 * dsp = 8*4*1*5 = 160.  BRAM: accumulators 64 bits -> 0;
-	 * A: 32b x 64 = 2048 bits -> 1, x 2 x 8 rows = 16; B: 32b x 128 -> 1,
-	 * x 2 x 4 columns = 8; total 24.
+	  { 16, 16, 16, 4, 4, 2 }, 8328, 160, 0, 16, 4, 4, 1 },
+	/* The same with T_k = 12: ceil(64/12) = 6 padded tiles along k,
+	 * 96 tiles.  comp = 4*4*12/2 = 96.  A: 4 lines of 4x12 = 48 words,
+	 * 192, run 12 -> 4 per beat (the power of two dividing 12): 48
+	 * beats; B: 4 lines of 12x4: 192, run 4 -> 48 beats; bandwidth
+	 * 384*4/32 = 48.  load = 48 + 10 = 58; pipe = 58 + 95*96 + 96 =
+	 * 9274; main = max(9274, 540) + 36 = 9310; cycles = 18 + 9310 + 8
+	 * = 9336.  BRAM: lines of 48 words in 2 banks of 24 -> 0.
 	 */
-	{ "stalled accumulation", T_MM64, 0, &easy_board, &t32,
-	  { 8, 8, 64, 1, 2, 1 }, 17570, 160, 24, 32, 8, 4, 2 },
-	/* T=(4,4,8), L=1x1, S=2: R=C=4, II=4 (one accumulator per PE),
-	 * tiles 16*16*8 = 2048, outputs 256.  comp = 1*4*4 = 16,
-	 * load = 32/4 = 8, main = 8 + 2047*16 + 16 = 32776,
-	 * drain = 16/8 + 4 = 6, cycles = 18 + 32776 + 256*6 + 8 = 34338.
-	 * dsp = 16*2*5 = 160.  BRAM: A and B are 64b x 4 -> 0.
-	 */
-	{ "one accumulator", T_MM64, 0, &easy_board, &t32,
-	  { 4, 4, 8, 1, 1, 2 }, 34338, 160, 0, 16, 4, 4, 4 },
-	/* T=(64,64,16), L=16x32, S=8: R=4, C=2, II=1, 4 tiles, 1 output.
-	 * comp = 512*2 = 1024, load = 64*16/4 = 256,
-	 * main = 256 + 3*1024 + 1024 = 4352, drain = 4096/8 + 4 = 516,
-	 * cycles = (10+4+2) + 4352 + 516 + 6 = 4890.
-	 * dsp = 4*2*8*5 = 320.  BRAM: accumulators 32b x 512 -> 1, x 2 x 8
-	 * PEs = 16; A: 256b x (16*16/8 = 32) -> 8, x 2 x 4 rows = 64;
-	 * B: 256b x (32*16/8 = 64) -> 8, x 2 x 2 columns = 32; total 112.
-	 */
-	{ "big latency tiles", T_MM64, 0, &easy_board, &t32,
-	  { 64, 64, 16, 16, 32, 8 }, 4890, 320, 112, 8, 4, 2, 1 },
-	/* Template B, int8: T=(i 8, j 16, k 4), L(i)=4, L(k)=2, S=4.
-	 * Rows along k: 4/2 = 2; columns along i: 8/4 = 2.  II=1.  Tiles
-	 * (4,1,2) -> 8, outputs n[k]*n[i] = 2*4 = 8.  comp = 2*16*4/4 = 32,
-	 * load = max(4*16/16, 16*8/16) = 8, main = 8 + 7*32 + 32 = 264,
-	 * drain = ceil(32/32) + 2 = 3, cycles = (10+2+2) + 264 + 8*3 + 4
-	 * = 306.  dsp = 2*2*4 = 16.  BRAM: every buffer is at most
-	 * 32b x 16 = 512 bits -> 0.
-	 */
-	{ "permuted loops", T_B, 0, &easy_board, &t8,
-	  { 8, 16, 4, 4, 2, 4 }, 306, 16, 0, 4, 2, 2, 1 },
-	/* Template B, int8: one tile T=(32,16,8), L=1x1, S=16: R=8, C=32,
-	 * II=1.  comp = 1*1*1 = 1, load = max(8*16/16, 32*16/16) = 32,
-	 * main = 32 + 0 + 1 = 33, drain = 256/32 + 8 = 16,
-	 * cycles = (10+8+32) + 33 + 16 + 40 = 139.  dsp = 8*32*16 = 4096.
-	 */
-	{ "single tile", T_B, 0, &easy_board, &t8,
-	  { 32, 16, 8, 1, 1, 16 }, 139, 4096, 0, 256, 8, 32, 1 },
-	/* Template B, 16-bit: T=(16,8,8), L(i)=2, L(k)=1, S=1: R=8, C=8,
-	 * II=ceil(3/2)=2.  Tiles (2,2,1) -> 4, outputs 1*2 = 2.
-	 * comp = 2*8*2 = 32, load = max(8*8/8, 16*8/8) = 16,
-	 * main = 16 + 3*32 + 32 = 144, drain = 128/16 + 8 = 16,
-	 * cycles = (10+8+8) + 144 + 2*16 + 16 = 218.  dsp = 64*1.5 = 96.
-	 */
-	{ "fp16 stall", T_B, 0, &easy_board, &t16,
-	  { 16, 8, 8, 2, 1, 1 }, 218, 96, 0, 64, 8, 8, 2 },
-	/* Template B, 16-bit: T=(8,16,1), L(i)=8, L(k)=1, S=1: R=C=1, II=1.
-	 * Tiles (4,1,8) -> 32, outputs 8*4 = 32.  comp = 8*16 = 128,
-	 * load = max(16/8, 128/8) = 16, main = 16 + 31*128 + 128 = 4112,
-	 * drain = ceil(8/16) + 1 = 2, cycles = 12 + 4112 + 64 + 2 = 4190.
-	 * dsp = ceil(1.5) = 2.  BRAM: Y is 16b x 128 = 2048 bits -> 1,
-	 * x 2 x 1 column = 2.
-	 */
-	{ "rounded dsp", T_B, 0, &easy_board, &t16,
-	  { 8, 16, 1, 8, 1, 1 }, 4190, 2, 2, 1, 1, 1, 1 },
+	{ "padded tile, packing 4", T_MM64, 0, &easy_board, &t32,
+	  { 16, 16, 12, 4, 4, 2 }, 9336, 160, 0, 16, 4, 4, 1 },
 	/* 1024^3 fp32 on the u250: 300 MHz, 77 GB/s -> 256.67 bytes per
-	 * cycle, wpc = min(16, 32) = 16, wpc_out = min(16, 64) = 16, DRAM
-	 * latency 64, fp32 adder 5 cycles.  T=(128,128,64), L=8x8, S=4:
-	 * R=C=16, II=1, tiles 8*8*16 = 1024, outputs 64.  comp = 64*16 =
-	 * 1024, load = 128*64/16 = 512, main = 512 + 1023*1024 + 1024 =
-	 * 1049088, drain = 16384/16 + 16 = 1040, cycles = (64+32) + 1049088
-	 * + 64*1040 + 32 = 1115776.  dsp = 256*4*5 = 5120.  BRAM:
-	 * accumulators 32b x 64 -> 1, x 2 x 256 = 512; A: 128b x 128 -> 4,
-	 * x 2 x 16 = 128; B the same, 128; total 768.
+	 * cycle, 16 words per 512-bit beat, DRAM latency 64, fp32 adder 5
+	 * cycles.  T=(128,128,64), L=8x8, S=4: R=C=16, II=1, tiles 8*8*16 =
+	 * 1024, 64 output tiles.  comp = 8*8*64/4 = 1024.  A: 16 lines of
+	 * 8x64 = 512 words, 8192 words, run 64 -> 16 per beat: 512.  B: 16
+	 * lines of 64x8, 8192 words, run 8 -> 8 per beat: 1024.  Bandwidth
+	 * 16384*4/256.67 -> 256.  load = 1024 + 64 = 1088 (B's narrow run
+	 * makes it load bound).  pipe = 1088 + 1023*1088 + 1024 = 1115136.
+	 * Drain: 16384 words, run 128 -> 16 per beat: 1024 (bandwidth 256)
+	 * + 16 = 1040, x 64 = 66560: main = 1115136 + 1040 = 1116176.
+	 * cycles = (64 + 32) + 1116176 + 32 = 1116304.  dsp = 256*4*5 =
+	 * 5120.  BRAM: accumulators 32b x 64 -> 1, x 2 x 256 = 512; A: 16
+	 * lines of 512 words in 4 banks of 128 (4096 bits -> 1): 4 x 2 x 16
+	 * = 128; B the same, 128; total 768 (no bank is deep enough for
+	 * URAM).
 	 */
 	{ "u250 fp32 1024^3", T_MM1024, 0, NULL, NULL,
-	  { 128, 128, 64, 8, 8, 4 }, 1115776, 5120, 768, 256, 16, 16, 1 },
-
-	/* --- the other shapes. */
-	/* mm space_time[0], a 1-D array along i.  T=(16,8,16), L(i)=4,
-	 * L(j)=2, S=2: P = 4 PEs (4 x 1), pe_tile (4, 8, 16), II=1 (8 >= 4).
-	 * comp = 4*8*16/2 = 256, tiles 4*8*4 = 128, load = max(16*16/4,
-	 * 16*8/4) = 64, main = 64 + 127*256 + 256 = 32832; outputs 4*8 =
-	 * 32 of ceil(128/8) + 4 = 20; cycles = (10+4) + 32832 + 640 + 4 =
-	 * 33490.  dsp = 4*2*5 = 40.  BRAM: A is interior, per PE: 32b x
-	 * (4*16) = 2048 bits -> 1, x 2 x 4 PEs = 8; C per PE 32b x 32 ->
-	 * 0; B moves along i: one line (no space loop of direction 0) of
-	 * the whole tile, 64b x 128/2 -> 2, x 2 = 4; total 12.
-	 */
-	{ "1-D array", T_MM1D, 0, &easy_board, &t32,
-	  { 16, 8, 16, 4, 2, 2 }, 33490, 40, 12, 4, 4, 1, 1 },
-	/* conv, r outside the band: T=(8,16,8), L(i)=4, L(j)=2, S=4:
-	 * P = (2, 8), 16 PEs, pe_tile (4, 2, 8, r 4), II=1.
-	 * comp = 4*2*8*4/4 = 64, tiles 4*2*2 = 16.  A[i][k+r] over
-	 * (8,16,8,4): 8 x (1+7+3) = 88 -> 22; W[r][j][k]: 4*16*8 = 512 ->
-	 * 128; load = 128, main = 128 + 15*128 + 64 = 2112; outputs 4*2 = 8
-	 * of 128/8 + 2 = 18; cycles = (10+10) + 2112 + 144 + 10 = 2286.
-	 * dsp = 16*4*5 = 320.  BRAM: C per PE 8 words -> 0; A: 2 lines
-	 * (P_i) of tile (4,16,8,4) = 4*11 = 44 words, 128b x 11 -> 4, x 2
-	 * x 2 = 16; W: 8 lines (P_j) of tile (8,2,8,4) = 64 words,
-	 * 128b x 16 -> 4, x 2 x 8 = 64; total 80.
-	 */
-	{ "loop outside the band", T_OUTSIDE, 0, &easy_board, &t32,
-	  { 8, 16, 8, 4, 2, 4 }, 2286, 320, 80, 16, 2, 8, 1 },
-	/* mm with T2 = (32,64,16) over the "compute bound" point: per L2
-	 * tile A is 32*16 = 512 words -> 128 cycles and B 16*64 = 1024 ->
-	 * 256, each L2 tile serving 2*4*1 = 8 L1 tiles: load = max(16, 32)
-	 * = 32.  main = 32 + 63*128 + 128 = 8224, cycles = 18 + 8224 + 576
-	 * + 8 = 8826.  BRAM: 32 as before, plus the L3 buffers 32b x 512
-	 * -> 1 and 32b x 1024 -> 2: 35.
-	 */
-	{ "second tiling level", T_MM64, 1, &easy_board, &t32,
-	  { 16, 16, 16, 32, 64, 16, 4, 4, 2 }, 8826, 160, 35, 16, 4, 4, 1 },
-	/* The whole kernel as one L2 tile: A (64*64 words) -> 1024 cycles
-	 * and B the same, spread over 4*4*1 = 16 L1 tiles of T=(16,16,64):
-	 * load = 64.  L=4x4, S=2: comp = 16*32 = 512, 16 tiles, main = 64 +
-	 * 15*512 + 512 = 8256; outputs 16 of 36; cycles = 18 + 8256 + 576 +
-	 * 8 = 8858.  BRAM: A and B lines 64b x (4*64/2 = 128) -> 2, x 2 x 4
-	 * = 16 each; L3 buffers 32b x 4096 -> 8 each; total 48.
-	 */
-	{ "one L2 tile", T_MM64, 1, &easy_board, &t32,
-	  { 16, 16, 64, 64, 64, 64, 4, 4, 2 }, 8858, 160, 48, 16, 4, 4, 1 },
-	/* mm on a 3-D array, T=(64,64,4), L(i)=16, L(j)=32: P = (4,2,4),
-	 * 32 PEs, pe_tile (16,32,1), II=1, comp = 512, 16 tiles.  Three
-	 * inputs (A, B and the partial sums of C): wpc = 2.  A 256 -> 128,
-	 * B 256 -> 128, C 4096 -> 2048: load = 2048, main = 2048 +
-	 * 15*2048 + 512 = 33280.  C is stored after every tile: 16 x
-	 * (4096/8 + 4) = 8256.  cycles = (10+10) + 33280 + 8256 + 10 =
-	 * 41566.  dsp = 32*5 = 160.  BRAM: A 16 lines of 16 words -> 0,
-	 * B 8 lines of 32 words -> 0, C 8 lines of (16*32) 32b words -> 1,
-	 * x 2 x 8 = 16.
-	 */
-	{ "3-D array", T_MM3D, 0, &easy_board, &t32,
-	  { 64, 64, 4, 16, 32 }, 41566, 160, 16, 32, 4, 2, 1 },
-	/* Element-wise with a data-dependent row: T=(16,64), L=1x1: 16
-	 * PEs, pe_tile (1,64), no carried dependence so II=1 with a single
-	 * accumulator, comp = 64, 4 tiles.  A 16*64 = 1024 -> 256, B 50*64
-	 * = 3200 -> 800: load = 800, main = 800 + 3*800 + 64 = 3264;
-	 * outputs 4 of 1024/8 + 16 = 144; cycles = (10+16) + 3264 + 576 +
-	 * 16 = 3882.  dsp = 16 * 5 * ceil(3/2) = 160.  BRAM: 16 lines
-	 * (every PE fed directly) of A 64 words -> 1, B 3200 -> 7, D 64 ->
-	 * 1: 2*16*(1+7+1) = 288.
-	 */
-	{ "element-wise, three operations", T_ELEM, 0, &easy_board, &t32,
-	  { 16, 64, 1, 1 }, 3882, 160, 288, 16, 16, 1, 1 },
+	  { 128, 128, 64, 8, 8, 4 }, 1116304, 5120, 768, 256, 16, 16, 1 },
 };
 
 /* Relative comparison of doubles: the model may evaluate a formula in a
@@ -519,9 +413,13 @@ static void test_model(void **state)
  * their ranges, clamped to the array's extent.  Checked through the load
  * term of a load-bound point: the conv kernel with T=(32,32,16) and L=1:
  * one tile, 1024 PEs, pe_tile (1,1,16,4), S=16, II=4 -> comp = 16.
- * A[i][k+r] = 32*19 = 608 words -> 152, W = 4*32*16 = 2048 -> 512;
- * main = 512 + 16 = 528.  Output: 1024/8 + 32 = 160.
- * cycles = (10+64) + 528 + 160 + 64 = 826.
+ * A[i][k+r] moves along j: 32 lines of 1 x 19 words, 608 words whose
+ * innermost run 19 is odd, so packing is 1 word per beat: 608 beats and
+ * 608 cycles through the chain.  W[r][j][k]: 32 lines of 4*1*16 = 64
+ * words, run 16 -> 8 per beat: 256.  Bandwidth (608+2048)*4/32 = 332.
+ * load = 608 + 10, main = 618 + 16 = 634, output 1024 words, run 32 -> 8
+ * per beat: 128 + 32 rows = 160, exposed.  cycles = (10 + 64) + 634 + 160
+ * + 64 = 932.
  */
 static void test_footprint_terms(void **state)
 {
@@ -532,7 +430,7 @@ static void test_footprint_terms(void **state)
 	(void) state;
 	sim_eval(m, knobs, &out);
 	assert_int_equal(out.status, SIM_OK);
-	assert_int_equal(out.cycles, 826);
+	assert_int_equal(out.cycles, 932);
 	assert_int_equal(out.ii, 4);
 	assert_int_equal(out.n_pe, 1024);
 	sim_model_free(m);
@@ -597,9 +495,13 @@ static const struct legality_case {
 	{ T_MM64, 0, { 16, 16, 16, 4, 4, 2 }, SIM_OK },
 	{ T_MM64, 0, { 0, 16, 16, 4, 4, 2 }, SIM_BAD_TILE },
 	{ T_MM64, 0, { -16, 16, 16, 4, 4, 2 }, SIM_BAD_TILE },
-	{ T_MM64, 0, { 16, 24, 16, 4, 4, 2 }, SIM_BAD_TILE },
+	/* A tile need not divide its loop (the last one is padded) but
+	 * must lie in 1..extent.
+	 */
+	{ T_MM64, 0, { 16, 24, 16, 4, 4, 2 }, SIM_OK },
+	{ T_MM64, 0, { 16, 0, 16, 4, 4, 2 }, SIM_BAD_TILE },
 	{ T_MM64, 0, { 16, 16, 128, 4, 4, 2 }, SIM_BAD_TILE },
-	{ T_MM64, 0, { 16, 16, 24, 4, 4, 3 }, SIM_BAD_TILE },
+	{ T_MM64, 0, { 16, 16, 24, 4, 4, 3 }, SIM_OK },
 	{ T_MM64, 0, { 16, 16, 16, 3, 4, 2 }, SIM_BAD_LATENCY },
 	{ T_MM64, 0, { 16, 16, 16, 4, 32, 2 }, SIM_BAD_LATENCY },
 	{ T_MM64, 0, { 16, 16, 16, 0, 4, 2 }, SIM_BAD_LATENCY },
@@ -608,17 +510,17 @@ static const struct legality_case {
 	{ T_MM64, 0, { 16, 16, 16, 4, 4, 3 }, SIM_BAD_SIMD },
 	{ T_MM64, 0, { 16, 16, 16, 4, 4, 32 }, SIM_BAD_SIMD },
 	{ T_MM64, 0, { 16, 16, 16, 4, 4, 0 }, SIM_BAD_SIMD },
-	/* array_part_L2 must be a multiple of array_part dividing the
+	/* array_part_L2 must be a multiple of array_part within the
 	 * extent, and is checked before latency.
 	 */
 	{ T_MM64, 1, { 16, 16, 16, 32, 64, 16, 4, 4, 2 }, SIM_OK },
 	{ T_MM64, 1, { 16, 16, 16, 16, 16, 16, 4, 4, 2 }, SIM_OK },
 	{ T_MM64, 1, { 16, 16, 16, 24, 64, 16, 4, 4, 2 }, SIM_BAD_TILE },
 	{ T_MM64, 1, { 16, 16, 16, 32, 8, 16, 4, 4, 2 }, SIM_BAD_TILE },
-	{ T_MM64, 1, { 16, 16, 16, 32, 64, 48, 4, 4, 2 }, SIM_BAD_TILE },
+	{ T_MM64, 1, { 16, 16, 16, 32, 64, 48, 4, 4, 2 }, SIM_OK },
 	{ T_MM64, 1, { 16, 16, 16, 32, 64, 0, 4, 4, 2 }, SIM_BAD_TILE },
 	{ T_MM64, 1, { 16, 16, 16, 32, 128, 16, 4, 4, 2 }, SIM_BAD_TILE },
-	{ T_MM64, 1, { 16, 16, 16, 32, 64, 48, 3, 4, 2 }, SIM_BAD_TILE },
+	{ T_MM64, 1, { 16, 16, 16, 32, 64, 48, 3, 4, 2 }, SIM_BAD_LATENCY },
 	{ T_MM64, 1, { 16, 16, 16, 32, 64, 16, 3, 4, 2 }, SIM_BAD_LATENCY },
 	/* Template B: latency_i (knob 3) must divide T[i] = 8, latency_k
 	 * (knob 4) must divide T[k] = 4, simd must divide T[j] = 16.
@@ -634,7 +536,8 @@ static const struct legality_case {
 	{ T_MM1D, 0, { 16, 8, 16, 4, 2, 32 }, SIM_BAD_SIMD },
 	/* Only the band loops are tiled: r has no knob. */
 	{ T_OUTSIDE, 0, { 32, 32, 16, 32, 32, 16 }, SIM_OK },
-	{ T_OUTSIDE, 0, { 8, 16, 12, 4, 2, 4 }, SIM_BAD_TILE },
+	{ T_OUTSIDE, 0, { 8, 16, 12, 4, 2, 4 }, SIM_OK },
+	{ T_OUTSIDE, 0, { 8, 16, 17, 4, 2, 1 }, SIM_BAD_TILE },
 	/* No simd knob on the 3-D array. */
 	{ T_MM3D, 0, { 64, 64, 64, 64, 64 }, SIM_OK },
 	{ T_MM3D, 0, { 64, 64, 64, 64, 128 }, SIM_BAD_LATENCY },
@@ -699,11 +602,13 @@ static const struct status_case {
 	const char *name;
 } status_cases[] = {
 	{ SIM_OK, "ok" },
-	{ SIM_BAD_TILE, "array_part or array_part_L2 does not divide the loop "
-	  "bound, or array_part_L2 is not a multiple of array_part" },
+	{ SIM_BAD_TILE, "array_part or array_part_L2 is not between 1 and the "
+	  "loop bound, or array_part_L2 is not a multiple of array_part" },
 	{ SIM_BAD_LATENCY, "latency does not divide array_part" },
 	{ SIM_BAD_SIMD, "simd does not divide what a PE runs of its loop" },
 	{ SIM_TOO_LARGE, "cycles or resources overflow 64 bits" },
+	{ SIM_BAD_KNOB, "io_network is not daisy (0) or multicast (1), or "
+	  "double_buffer is not 0 or 1" },
 	{ SIM_N_STATUS, "unknown status" },
 	{ -1, "unknown status" },
 };
@@ -844,13 +749,18 @@ static const struct metric_case {
 	{ SIM_M_BRAM18K, "bram18k", "BRAM18K", 1, 1000 },
 	{ SIM_M_URAM, "uram", "URAM", 1, 0 },
 	{ SIM_M_GOPS, "gops", "GOP/s", 0, 0 },
+	{ SIM_M_LUT, "lut", "LUT", 1, 100000 },
+	{ SIM_M_FF, "ff", "FF", 1, 200000 },
+	{ SIM_M_OFFCHIP, "offchip_bytes", "bytes", 1, 0 },
+	{ SIM_M_ENERGY, "energy", "J", 1, 0 },
+	{ SIM_M_EDP, "edp", "J*s", 1, 0 },
 };
 
 static void test_metrics(void **state)
 {
 	sim_metrics v;
 	const double values[SIM_N_METRICS] = { 5.5e-6, 1234, 160, 32, 3,
-		77.25 };
+		77.25, 4567, 8910, 65536, 0.125, 0.125 * 5.5e-6 };
 	arch_board big = easy_board;
 	size_t i;
 
@@ -862,6 +772,11 @@ static void test_metrics(void **state)
 	v.dsp = 160;
 	v.bram18k = 32;
 	v.uram = 3;
+	v.lut = 4567;
+	v.ff = 8910;
+	v.offchip_bytes = 65536;
+	v.energy_j = 0.125;
+	v.edp = 0.125 * 5.5e-6;
 	big.uram = 640;
 	assert_int_equal(N_ELEMS(metric_cases), SIM_N_METRICS);
 	for (i = 0; i < N_ELEMS(metric_cases); i++) {
@@ -964,6 +879,270 @@ static void test_alloc_rejects(void **state)
 	assert_null(sim_model_free(NULL));
 }
 
+/* The io_network and double_buffer knobs on the "compute bound" point
+ * (see test_model), and what each changes.
+ *
+ * Without double buffering every tile loads then computes and every drain
+ * is exposed: main = 64*(74 + 128) + 16*36 = 13504, cycles = 18 + 13504 +
+ * 8 = 13530.  With the multicast crossbar the A and B tiles are written
+ * once (256 words each, run 16 -> 8 per beat: 32 beats, as before) and
+ * reach all 16 PEs in 1 + log2(16) = 5 levels instead of the 4 + 4 hops of
+ * the chain: cycles = (10 + 5) + 8302 + 8 = 8325.  4 ports per row or
+ * column: no clock loss (it starts beyond 8), 3% x log2(4) = 6% more
+ * network fabric.
+ *
+ * LUT/FF (fp32 lane 350/500, PE control 200/300, I/O module 400/600, L3
+ * module 1500/2500, a depth-2 FIFO of w bits w+8 LUT and w+8 FF): PEs
+ * 16*(200 + 2*350) = 14400 LUT, 16*(300 + 2*500) = 20800 FF.  A: 4 line
+ * modules, 16 + 4 + 1 FIFOs of 64 bits (72/72): 1500 + 1600 + 1512 =
+ * 4612 LUT, 2500 + 2400 + 1512 = 6412 FF; B the same; C (interior): 16
+ * lines + 4 chain modules, 37 FIFOs of 32 bits: 1500 + 8000 + 1480 = 10980
+ * LUT, 2500 + 12000 + 1480 = 15980 FF.  Network 20204 LUT, 28804 FF.
+ * Daisy: 34604 LUT, 49604 FF; multicast: 14400 + 1.06*20204 -> 35817,
+ * 20800 + 1.06*28804 -> 51333.
+ *
+ * Off-chip: 64 tiles x 512 words in + 16 x 256 words out = 36864 words =
+ * 147456 bytes either way (A and B are not shared between PE lines).
+ *
+ * Energy in MAC units of 4.6 pJ (fp32): 64^3 MACs x (1 + 3 register
+ * accesses) = 1048576; hops: per tile A 256*(4+1)/2 + 256*4 = 1664, B the
+ * same, x 64 = 212992, outputs 16*256*(4+1)/2 = 10240: 223232 x 2 =
+ * 446464; buffers: per tile 2*4*64 per input = 1024, x 64 = 65536, drain
+ * reads 4096, accumulators 2*64*16*128 = 262144: 331776 x 6 = 1990656;
+ * DRAM 36864 x 200 = 7372800.  Sum 10858496 -> 4.99490816e-5 J.  With
+ * multicast the hops of A and B are 256 x 5 levels each per tile: 163840
+ * + 10240 = 174080 x 2 = 348160, sum 10760192 -> 4.94968832e-5 J.
+ */
+static const struct net_case {
+	const char *what;
+	int32_t net, db;
+	int status;
+	uint64_t cycles;
+	double mhz;
+	int64_t lut, ff, offchip;
+	double energy;
+} net_cases[] = {
+	{ "daisy, double-buffered", 0, 1, SIM_OK, 8328, 100, 34604, 49604,
+	  147456, 4.99490816e-5 },
+	{ "daisy, single-buffered", 0, 0, SIM_OK, 13530, 100, 34604, 49604,
+	  147456, 4.99490816e-5 },
+	{ "multicast", 1, 1, SIM_OK, 8325, 100, 35817, 51333, 147456,
+	  4.94968832e-5 },
+	{ "io_network 2", 2, 1, SIM_BAD_KNOB, 0, 0, 0, 0, 0, 0 },
+	{ "double_buffer -1", 0, -1, SIM_BAD_KNOB, 0, 0, 0, 0, 0, 0 },
+};
+
+static void test_network_knobs(void **state)
+{
+	poly_template t = make_template(T_MM64);
+	sim_options opt = { 0, 1, 1 };
+	dse_error err;
+	sim_model *m = sim_model_alloc(&t, &easy_board, &t32, &opt, &err);
+	size_t i;
+
+	(void) state;
+	assert_non_null(m);
+	assert_int_equal(sim_model_n_knobs(m), 8);
+	assert_string_equal(sim_model_knob_name(m, 6), "io_network");
+	assert_string_equal(sim_model_knob_kind(m, 7), "double_buffer");
+	assert_int_equal(sim_model_knob_loop(m, 7), -1);
+	for (i = 0; i < N_ELEMS(net_cases); i++) {
+		const struct net_case *c = &net_cases[i];
+		int32_t k[8] = { 16, 16, 16, 4, 4, 2, c->net, c->db };
+		sim_metrics out;
+
+		sim_eval(m, k, &out);
+		if (out.status != c->status || out.cycles != c->cycles ||
+		    out.lut != c->lut || out.ff != c->ff ||
+		    out.offchip_bytes != c->offchip)
+			fail_msg("%s: status %d cycles %llu lut %lld ff %lld "
+				"offchip %lld", c->what, out.status,
+				(unsigned long long) out.cycles,
+				(long long) out.lut, (long long) out.ff,
+				(long long) out.offchip_bytes);
+		if (c->status != SIM_OK)
+			continue;
+		assert_close(c->what, out.mhz, c->mhz);
+		assert_close(c->what, out.energy_j, c->energy);
+		assert_close(c->what, out.edp, c->energy * out.latency_s);
+		assert_close(c->what, out.latency_s, c->cycles / 1e8);
+		assert_int_equal(out.dsp, 160);
+	}
+	sim_model_free(m);
+}
+
+/* The multicast crossbar reads a shared operand once: in the element-wise
+ * kernel B[x][j] does not depend on i, yet the daisy chain feeds each of
+ * the 16 PE lines along i its own copy.  T=(16,64), L=1: 16 PEs, 4 tiles.
+ * Daisy: A 16 lines x 64 words = 1024, B 16 x 50*64 = 51200 per tile,
+ * x 4 = 208896 words; D 4 output tiles of 1024 words: 212992 words =
+ * 851968 bytes.  Multicast: A 1024 and B 3200 per tile: 16896 + 4096 =
+ * 20992 words = 83968 bytes.  At 16 ports (1024^3 on the u250) the
+ * clock is 6% lower: 282 MHz.
+ */
+static void test_multicast_costs(void **state)
+{
+	poly_template t = make_template(T_ELEM);
+	sim_options opt = { 0, 1, 0 };
+	dse_error err;
+	sim_model *m = sim_model_alloc(&t, &easy_board, &t32, &opt, &err);
+	int32_t daisy[] = { 16, 64, 1, 1, 0 }, mc[] = { 16, 64, 1, 1, 1 };
+	int32_t big_d[] = { 128, 128, 64, 8, 8, 4, 0 };
+	int32_t big_m[] = { 128, 128, 64, 8, 8, 4, 1 };
+	sim_metrics a, b;
+
+	(void) state;
+	sim_eval(m, daisy, &a);
+	sim_eval(m, mc, &b);
+	assert_int_equal(a.status, SIM_OK);
+	assert_int_equal(b.status, SIM_OK);
+	assert_int_equal(a.offchip_bytes, 851968);
+	assert_int_equal(b.offchip_bytes, 83968);
+	assert_true(b.cycles < a.cycles && b.energy_j < a.energy_j);
+	assert_true(b.lut > a.lut && b.ff > a.ff);
+	sim_model_free(m);
+
+	t = make_template(T_MM1024);
+	m = sim_model_alloc(&t, arch_board_find("u250"),
+		arch_dtype_find("fp32"), &opt, &err);
+	sim_eval(m, big_d, &a);
+	sim_eval(m, big_m, &b);
+	assert_close("daisy clock", a.mhz, 300.0);
+	assert_close("multicast clock", b.mhz, 300.0 * 0.94);
+	assert_true(b.lut > a.lut);
+	assert_close("clock in latency", b.latency_s, b.cycles / 282e6);
+	sim_model_free(m);
+}
+
+/* DSP: every fp32 design of mm with 2 operations per point takes 5 DSP
+ * per lane, PEs x SIMD x 5; int8 packs two MACs in a DSP, half of int16.
+ */
+static void test_dsp_rule(void **state)
+{
+	poly_template t = make_template(T_MM64);
+	dse_error err;
+	sim_model *m = sim_model_alloc(&t, &easy_board,
+		arch_dtype_find("fp32"), NULL, &err);
+	sim_model *m8 = sim_model_alloc(&t, &easy_board,
+		arch_dtype_find("int8"), NULL, &err);
+	sim_model *m16 = sim_model_alloc(&t, &easy_board,
+		arch_dtype_find("int16"), NULL, &err);
+	uint64_t seed = 7;
+	int i, legal = 0;
+
+	(void) state;
+	for (i = 0; i < 4000; i++) {
+		int32_t k[6];
+		sim_metrics a, b, c;
+		int j;
+
+		for (j = 0; j < 6; j++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			k[j] = (int32_t) (1u << ((seed >> 33) % (j < 3 ? 7 : 4)));
+		}
+		sim_eval(m, k, &a);
+		if (a.status != SIM_OK)
+			continue;
+		legal++;
+		assert_int_equal(a.dsp, 5 * a.n_pe * k[5]);
+		sim_eval(m8, k, &b);
+		sim_eval(m16, k, &c);
+		assert_int_equal(c.dsp, a.n_pe * k[5]);
+		assert_int_equal(b.dsp, (a.n_pe * k[5] + 1) / 2);
+	}
+	assert_true(legal > 100);
+	/* The hand-made types round a fractional DSP cost up per design. */
+	assert_true(t16.dsp_per_mac == 1.5 && t8.dsp_per_mac == 1.0);
+	sim_model_free(m);
+	sim_model_free(m8);
+	sim_model_free(m16);
+}
+
+/* Random legal points (fixed seed) of every example kernel of configs/,
+ * built through the front end, with both networks and double buffering
+ * on and off: latency positive and finite, resources non-negative,
+ * energy positive.
+ */
+static void check_kernel_points(const sim_model *m, const poly_template *t,
+	uint64_t *seed, int *legal)
+{
+	int n = sim_model_n_knobs(m), i, k;
+
+	for (i = 0; i < 3000; i++) {
+		int32_t v[SIM_MAX_KNOBS], t1[POLY_MAX_LOOPS] = { 0 };
+		sim_metrics o;
+
+		/* array_part in 1..extent, array_part_L2 a multiple of it,
+		 * latency a divisor of it, simd and the network knobs small:
+		 * most points are legal, the rest are skipped.
+		 */
+		for (k = 0; k < n; k++) {
+			int loop = sim_model_knob_loop(m, k);
+			const char *kind = sim_model_knob_kind(m, k);
+			int64_t r;
+
+			*seed = *seed * 6364136223846793005ULL +
+				1442695040888963407ULL;
+			r = (int64_t) (*seed >> 33);
+			if (!strcmp(kind, "array_part")) {
+				v[k] = t1[loop] = (int32_t) (1 + r %
+					t->extent[loop]);
+			} else if (!strcmp(kind, "array_part_L2")) {
+				v[k] = t1[loop] * (int32_t) (1 + r %
+					(t->extent[loop] / t1[loop]));
+			} else if (!strcmp(kind, "latency")) {
+				for (v[k] = (int32_t) (1 + r % 8);
+				     t1[loop] % v[k]; v[k]--)
+					;
+			} else {
+				v[k] = (int32_t) (r % (loop >= 0 ? 4 : 2)) +
+					(loop >= 0);
+			}
+		}
+		sim_eval(m, v, &o);
+		if (o.status != SIM_OK)
+			continue;
+		(*legal)++;
+		assert_true(o.cycles > 0 && o.latency_s > 0 &&
+			isfinite(o.latency_s) && o.gops > 0);
+		assert_true(o.dsp >= 0 && o.bram18k >= 0 && o.uram >= 0 &&
+			o.lut > 0 && o.ff > 0 && o.offchip_bytes >= 0);
+		assert_true(o.energy_j > 0 && isfinite(o.energy_j) &&
+			o.edp > 0 && o.mhz > 0);
+	}
+}
+
+static void test_property_kernels(void **state)
+{
+	static const int64_t params[POLY_MAX_PARAMS] = { 12, 10, 8, 9, 3,
+		3, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8 };
+	sim_options opt = { 1, 1, 1 };
+	uint64_t seed = 2024;
+	int i;
+
+	(void) state;
+	for (i = 0; i < n_example_kernels(); i++) {
+		const example_kernel *k = example_kernel_at(i);
+		poly_kernel_desc desc = example_kernel_desc(k, params);
+		poly_template t;
+		dse_error err;
+		sim_model *m;
+		int legal = 0;
+
+		dse_error_clear(&err);
+		if (poly_template_build(&desc, -1, &t, &err))
+			fail_msg("%s: %s", k->name, err.msg);
+		m = sim_model_alloc(&t, arch_board_find("u250"),
+			arch_dtype_find("fp32"), &opt, &err);
+		if (!m)
+			fail_msg("%s: %s", k->name, err.msg);
+		check_kernel_points(m, &t, &seed, &legal);
+		if (legal < 20)
+			fail_msg("%s: only %d legal points", k->name, legal);
+		sim_model_free(m);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest model[] = {
@@ -984,6 +1163,14 @@ int main(int argc, char **argv)
 	const struct CMUnitTest metrics[] = {
 		cmocka_unit_test(test_metrics),
 	};
+	const struct CMUnitTest network[] = {
+		cmocka_unit_test(test_network_knobs),
+		cmocka_unit_test(test_multicast_costs),
+		cmocka_unit_test(test_dsp_rule),
+	};
+	const struct CMUnitTest property[] = {
+		cmocka_unit_test(test_property_kernels),
+	};
 	const struct CMUnitTest alloc[] = {
 		cmocka_unit_test(test_alloc_rejects),
 	};
@@ -1002,6 +1189,8 @@ int main(int argc, char **argv)
 	RUN(sa_sizes)
 	RUN(metrics)
 	RUN(alloc)
+	RUN(network)
+	RUN(property)
 #undef RUN
 	if (!ran) {
 		fprintf(stderr, "unknown test group '%s'\n", group);

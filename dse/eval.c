@@ -1,0 +1,351 @@
+/* "dse eval": one design, given in AutoSA's --sa-sizes syntax, evaluated
+ * with the model a sweep uses, every metric printed with its unit.
+ *
+ * The config is read exactly as a sweep reads it (board, kernel, data
+ * type, [space] io_network / double_buffer), so a row of a sweep's front
+ * evaluates back to the same numbers.  The design may name any space-time
+ * candidate of the kernel: the template and the model are rebuilt for it.
+ * Only rank 0 evaluates and prints; the other ranks learn the outcome
+ * through one broadcast, as in "dse analyze".
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctx.h"
+#include "sa_sizes.h"
+
+#define SA_LEN 512
+
+/* What rank 0 evaluated: the design as the model writes it back, its
+ * knobs and metrics, and the model's own description of its knobs.
+ */
+struct design {
+	poly_template tmpl;
+	sim_model *model;
+	int32_t knobs[SIM_MAX_KNOBS];
+	sim_metrics m;
+	char sa[SA_LEN];
+	int io_network;
+	int double_buffer;
+};
+
+/* The loops of the knobs of one kind ("i, j, k") and their number. */
+static int kind_loops(const struct design *d, const char *kind, char *buf,
+	size_t size)
+{
+	int k, n = 0;
+
+	buf[0] = '\0';
+	for (k = 0; k < sim_model_n_knobs(d->model); k++) {
+		int loop = sim_model_knob_loop(d->model, k);
+		size_t len = strlen(buf);
+
+		if (strcmp(sim_model_knob_kind(d->model, k), kind) || loop < 0)
+			continue;
+		snprintf(buf + len, size - len, "%s%s", n ? ", " : "",
+			d->tmpl.loop[loop]);
+		n++;
+	}
+	return n;
+}
+
+/* Checks that the --sa-sizes list of entry e has one value per knob of
+ * its kind; array_part_L2 is only needed when given (the model then has
+ * those knobs).
+ */
+static dse_stat check_list(const struct design *d, const dse_sa_sizes *sa,
+	enum dse_sa_entry e, dse_error *err)
+{
+	const char *kind = dse_sa_entry_name(e);
+	char loops[256];
+	int need = kind_loops(d, kind, loops, sizeof(loops));
+
+	if (need == 0 && sa->given[e])
+		return dse_error_set(err, DSE_E_INPUT, "--sa-sizes: "
+			"space_time[%d] of kernel '%s' has no %s loop; leave "
+			"out the %s entry", d->tmpl.space_time, d->tmpl.kernel,
+			kind, kind);
+	if (need > 0 && sa->n[e] != need)
+		return dse_error_set(err, DSE_E_INPUT, "--sa-sizes: %s needs "
+			"%d value%s, for loop%s %s (space_time[%d]); %s %d",
+			kind, need, need > 1 ? "s" : "", need > 1 ? "s" : "",
+			loops, d->tmpl.space_time, sa->given[e] ?
+			"got" : "the entry is missing, got", sa->n[e]);
+	return dse_stat_ok;
+}
+
+/* The value of a knob with no loop: the command-line choice, else the
+ * config's single value, else the default a sweep without the knob uses.
+ */
+static int choice(const dse_ctx *ctx, const char *key, int given, int dflt)
+{
+	if (given >= 0)
+		return given;
+	if (dse_cfg_n_choices(ctx->cfg, "space", key) == 1)
+		return dse_cfg_choice_at(ctx->cfg, "space", key, 0);
+	return dflt;
+}
+
+/* Fills d->knobs from the parsed string and the options. */
+static dse_stat fill_knobs(const dse_ctx *ctx, const dse_eval_opts *opts,
+	const dse_sa_sizes *sa, struct design *d, dse_error *err)
+{
+	int used[DSE_SA_N_ENTRIES] = { 0 };
+	int k, e;
+
+	for (e = DSE_SA_ARRAY_PART; e < DSE_SA_N_ENTRIES; e++)
+		if (check_list(d, sa, e, err))
+			return dse_stat_error;
+	d->io_network = choice(ctx, "io_network", opts->io_network,
+		SIM_NET_DAISY);
+	d->double_buffer = choice(ctx, "double_buffer", opts->double_buffer,
+		1);
+	for (k = 0; k < sim_model_n_knobs(d->model); k++) {
+		const char *kind = sim_model_knob_kind(d->model, k);
+
+		if (!strcmp(kind, "io_network")) {
+			d->knobs[k] = d->io_network;
+			continue;
+		}
+		if (!strcmp(kind, "double_buffer")) {
+			d->knobs[k] = d->double_buffer;
+			continue;
+		}
+		for (e = DSE_SA_ARRAY_PART; e < DSE_SA_N_ENTRIES; e++)
+			if (!strcmp(kind, dse_sa_entry_name(e)))
+				break;
+		if (e == DSE_SA_N_ENTRIES || used[e] >= sa->n[e])
+			return dse_error_set(err, DSE_E_RUNTIME, "the model's "
+				"knob '%s' has no value in --sa-sizes",
+				sim_model_knob_name(d->model, k));
+		d->knobs[k] = sa->v[e][used[e]++];
+	}
+	return dse_stat_ok;
+}
+
+/* Builds the template and model of the string's candidate and evaluates
+ * the design.
+ */
+static dse_stat evaluate(const dse_ctx *ctx, const dse_eval_opts *opts,
+	struct design *d, dse_error *err)
+{
+	dse_sa_sizes sa;
+	sim_options so = ctx->sim_opt;
+	int cand;
+
+	if (dse_sa_sizes_parse(opts->sa_sizes, &sa, err))
+		return dse_stat_error;
+	cand = sa.given[DSE_SA_SPACE_TIME] ? sa.v[DSE_SA_SPACE_TIME][0] :
+		ctx->tmpl.space_time;
+	if (cand >= ctx->analysis->n_candidates)
+		return dse_error_set(err, DSE_E_INPUT, "--sa-sizes: "
+			"space_time[%d]: kernel '%s' has %d space-time "
+			"candidates (0..%d); 'dse analyze' lists them", cand,
+			ctx->tmpl.kernel, ctx->analysis->n_candidates,
+			ctx->analysis->n_candidates - 1);
+	if (poly_template_from(ctx->analysis, cand, &d->tmpl, err))
+		return dse_stat_error;
+	so.array_part_L2 = sa.given[DSE_SA_ARRAY_PART_L2];
+	so.io_network |= opts->io_network >= 0;
+	so.double_buffer |= opts->double_buffer >= 0;
+	d->model = sim_model_alloc(&d->tmpl, &ctx->board, ctx->dtype, &so,
+		err);
+	if (!d->model || fill_knobs(ctx, opts, &sa, d, err))
+		return dse_stat_error;
+	sim_eval(d->model, d->knobs, &d->m);
+	sim_sa_sizes(d->model, d->knobs, d->sa, sizeof(d->sa));
+	return dse_stat_ok;
+}
+
+/* ---- Printing -------------------------------------------------------- */
+
+static const char *net_name(int v)
+{
+	return v == SIM_NET_MULTICAST ? "multicast" : "daisy";
+}
+
+/* A resource line: the amount and its share of the board. */
+static void resource_line(FILE *out, const dse_ctx *ctx, const char *label,
+	enum sim_metric id, int64_t v)
+{
+	double cap = sim_metric_capacity(&ctx->board, id);
+
+	if (cap > 0)
+		fprintf(out, "  %-14s %lld (%.1f%% of %.0f)\n", label,
+			(long long) v, 100.0 * (double) v / cap, cap);
+	else
+		fprintf(out, "  %-14s %lld\n", label, (long long) v);
+}
+
+static void print_text(const dse_ctx *ctx, const struct design *d,
+	FILE *out)
+{
+	const sim_metrics *m = &d->m;
+	const char *ops = ctx->dtype->is_float ? "GFLOP/s" : "GOP/s";
+
+	fprintf(out, "dse eval: %s on %s, %s, space_time[%d]\n",
+		d->tmpl.kernel, ctx->board.name, ctx->dtype->name,
+		d->tmpl.space_time);
+	fprintf(out, "  %-14s %s\n", "design", d->sa);
+	fprintf(out, "  %-14s %s, double buffering %s\n", "I/O network",
+		net_name(d->io_network), d->double_buffer ? "on" : "off");
+	if (m->status != SIM_OK) {
+		fprintf(out, "  %-14s illegal: %s\n", "status",
+			sim_status_name(m->status));
+		return;
+	}
+	fprintf(out, "  %-14s legal\n", "status");
+	fprintf(out, "  %-14s %llu cycles\n", "cycles",
+		(unsigned long long) m->cycles);
+	fprintf(out, "  %-14s %.6g ms\n", "latency", m->latency_s * 1e3);
+	fprintf(out, "  %-14s %.2f %s\n", "throughput", m->gops, ops);
+	fprintf(out, "  %-14s %.1f MHz\n", "clock", m->mhz);
+	fprintf(out, "  %-14s %d x %d (%lld PEs), II %d\n", "PE array",
+		m->pe_rows, m->pe_cols, (long long) m->n_pe, m->ii);
+	resource_line(out, ctx, "DSP", SIM_M_DSP, m->dsp);
+	resource_line(out, ctx, "BRAM18K", SIM_M_BRAM18K, m->bram18k);
+	resource_line(out, ctx, "URAM", SIM_M_URAM, m->uram);
+	resource_line(out, ctx, "LUT", SIM_M_LUT, m->lut);
+	resource_line(out, ctx, "FF", SIM_M_FF, m->ff);
+	fprintf(out, "  %-14s %lld bytes (%.2f MiB)\n", "off-chip",
+		(long long) m->offchip_bytes,
+		(double) m->offchip_bytes / (1024.0 * 1024.0));
+	fprintf(out, "  %-14s %.6g J\n", "energy", m->energy_j);
+	fprintf(out, "  %-14s %.6g J*s\n", "EDP", m->edp);
+}
+
+/* A JSON number; JSON has no NaN or infinity, which print as null. */
+static void json_f64(FILE *out, const char *key, double v)
+{
+	if (isfinite(v))
+		fprintf(out, ",\"%s\":%.17g", key, v);
+	else
+		fprintf(out, ",\"%s\":null", key);
+}
+
+static void json_i64(FILE *out, const char *key, long long v)
+{
+	fprintf(out, ",\"%s\":%lld", key, v);
+}
+
+/* Strings here are kernel and board names, status texts and --sa-sizes
+ * strings: quotes and backslashes are escaped, control characters
+ * dropped.
+ */
+static void json_str(FILE *out, const char *key, const char *s)
+{
+	fprintf(out, ",\"%s\":\"", key);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', out);
+		if ((unsigned char) *s >= 0x20)
+			fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+/* The share of the board of each resource, as fractions. */
+static void json_board(FILE *out, const dse_ctx *ctx, const sim_metrics *m)
+{
+	static const enum sim_metric res[] = { SIM_M_DSP, SIM_M_BRAM18K,
+		SIM_M_URAM, SIM_M_LUT, SIM_M_FF };
+	size_t i;
+
+	fputs(",\"board_fraction\":{", out);
+	for (i = 0; i < sizeof(res) / sizeof(res[0]); i++) {
+		double cap = sim_metric_capacity(&ctx->board, res[i]);
+		double v = sim_metrics_get(m, res[i]);
+
+		fprintf(out, "%s\"%s\":", i ? "," : "",
+			sim_metric_name(res[i]));
+		if (cap > 0)
+			fprintf(out, "%.17g", v / cap);
+		else
+			fputs("null", out);
+	}
+	fputc('}', out);
+}
+
+static void print_json(const dse_ctx *ctx, const struct design *d,
+	FILE *out)
+{
+	const sim_metrics *m = &d->m;
+
+	fprintf(out, "{\"kernel\":\"%s\"", d->tmpl.kernel);
+	json_str(out, "board", ctx->board.name);
+	json_i64(out, "space_time", d->tmpl.space_time);
+	json_str(out, "sa_sizes", d->sa);
+	json_str(out, "io_network", net_name(d->io_network));
+	json_i64(out, "double_buffer", d->double_buffer);
+	json_str(out, "status", m->status == SIM_OK ? "ok" :
+		sim_status_name(m->status));
+	json_i64(out, "status_code", m->status);
+	json_i64(out, "cycles", (long long) m->cycles);
+	json_f64(out, "latency_s", m->latency_s);
+	json_f64(out, "gops", m->gops);
+	json_f64(out, "mhz", m->mhz);
+	json_i64(out, "dsp", m->dsp);
+	json_i64(out, "bram18k", m->bram18k);
+	json_i64(out, "uram", m->uram);
+	json_i64(out, "lut", m->lut);
+	json_i64(out, "ff", m->ff);
+	json_i64(out, "offchip_bytes", m->offchip_bytes);
+	json_f64(out, "energy", m->energy_j);
+	json_f64(out, "edp", m->edp);
+	json_i64(out, "n_pe", m->n_pe);
+	json_i64(out, "pe_rows", m->pe_rows);
+	json_i64(out, "pe_cols", m->pe_cols);
+	json_i64(out, "ii", m->ii);
+	json_board(out, ctx, m);
+	fputs("}\n", out);
+}
+
+/* Rank 0's part.  An illegal design is printed, then reported as a
+ * runtime error (exit status 1): the request was valid, the design is not.
+ */
+static dse_stat eval_root(const dse_ctx *ctx, const dse_eval_opts *opts,
+	dse_error *err)
+{
+	struct design d;
+	dse_stat st;
+
+	memset(&d, 0, sizeof(d));
+	st = evaluate(ctx, opts, &d, err);
+	if (st == dse_stat_ok) {
+		if (opts->json)
+			print_json(ctx, &d, stdout);
+		else
+			print_text(ctx, &d, stdout);
+		if (fflush(stdout) != 0 || ferror(stdout))
+			st = dse_error_set(err, DSE_E_IO, "cannot write the "
+				"evaluation to standard output");
+	}
+	if (st == dse_stat_ok && d.m.status != SIM_OK)
+		st = dse_error_set(err, DSE_E_RUNTIME, "illegal design %s: %s",
+			d.sa, sim_status_name(d.m.status));
+	sim_model_free(d.model);
+	return st;
+}
+
+dse_stat dse_eval(const dse_ctx *ctx, const dse_eval_opts *opts,
+	dse_error *err)
+{
+	int code = DSE_E_NONE;
+
+	if (ctx->rank == 0 && eval_root(ctx, opts, err))
+		code = err->code ? (int) err->code : DSE_E_RUNTIME;
+	/* The other ranks only need the verdict, to exit with the same
+	 * status; rank 0 alone prints.
+	 */
+	if (MPI_Bcast(&code, 1, MPI_INT, 0, ctx->comm) != MPI_SUCCESS)
+		return dse_error_set(err, DSE_E_MPI,
+			"MPI_Bcast of the evaluation outcome failed");
+	if (code == DSE_E_NONE)
+		return dse_stat_ok;
+	if (ctx->rank != 0)
+		dse_error_set(err, (enum dse_code) code,
+			"the evaluation failed on rank 0");
+	return dse_stat_error;
+}
