@@ -108,6 +108,21 @@ struct cli {
 	dse_eval_opts eopt;
 };
 
+/* The usage error for getopt's answer "c" (':' for a missing value, else
+ * an unknown option); "where" names the sub-command.  Returns 2.
+ */
+static int bad_option(int c, char **argv, const char *where, char *msg,
+	size_t size)
+{
+	if (c == ':')
+		snprintf(msg, size, "option '%s' needs a value",
+			argv[optind - 1]);
+	else
+		snprintf(msg, size, "unknown option '%s'%s", argv[optind - 1],
+			where);
+	return 2;
+}
+
 /* Takes the one optional config file left after the options. */
 static int take_config(int argc, char **argv, struct cli *cli, char *msg,
 	size_t size)
@@ -152,14 +167,9 @@ static int parse_analyze(int argc, char **argv, struct cli *cli, char *msg,
 			}
 			cli->aopt.space_time = (int) v;
 			break;
-		case ':':
-			snprintf(msg, size, "option '%s' needs a value",
-				argv[optind - 1]);
-			return 2;
 		default:
-			snprintf(msg, size, "unknown option '%s' for 'dse "
-				"analyze'", argv[optind - 1]);
-			return 2;
+			return bad_option(c, argv, " for 'dse analyze'", msg,
+				size);
 		}
 	}
 	return take_config(argc, argv, cli, msg, size);
@@ -217,14 +227,9 @@ static int parse_eval(int argc, char **argv, struct cli *cli, char *msg,
 				return 2;
 			}
 			break;
-		case ':':
-			snprintf(msg, size, "option '%s' needs a value",
-				argv[optind - 1]);
-			return 2;
 		default:
-			snprintf(msg, size, "unknown option '%s' for 'dse "
-				"eval'", argv[optind - 1]);
-			return 2;
+			return bad_option(c, argv, " for 'dse eval'", msg,
+				size);
 		}
 	}
 	if (!cli->help && !cli->eopt.sa_sizes) {
@@ -266,14 +271,8 @@ static int parse_cli(int argc, char **argv, struct cli *cli, char *msg,
 		case 'h': cli->help = 1; break;
 		case 'V': cli->version = 1; break;
 		case 'D': cli->print_default = 1; break;
-		case ':':
-			snprintf(msg, size, "option '%s' needs a value",
-				argv[optind - 1]);
-			return 2;
 		default:
-			snprintf(msg, size, "unknown option '%s'",
-				argv[optind - 1]);
-			return 2;
+			return bad_option(c, argv, "", msg, size);
 		}
 	}
 	return take_config(argc, argv, cli, msg, size);
