@@ -23,7 +23,12 @@
  * pruned when the tile loops that carry its dependences are the innermost
  * tile loops: consecutive tiles then run on the same PE, and the data the
  * previous tile leaves (copy-out) is exactly what the next one needs
- * (copy-in), as the accumulated C of matrix multiply.
+ * (copy-in), as the accumulated C of matrix multiply.  The PE half of that
+ * comparison holds for every interior group (its distance on the space
+ * loops is zero, so source and sink share their PE); the tile half is the
+ * suffix rule, which, unlike "the sink's tile is the next one", also
+ * accepts the chains of a may-dependence that pass through several tiles
+ * of the same PE (the aggregation of a GNN).
  */
 #include <stdio.h>
 #include <string.h>
