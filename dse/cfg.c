@@ -47,6 +47,12 @@ static const char *const dtype_names[] = {
 	"fp32", "fp16", "int16", "int8", NULL
 };
 static const char *const strategy_names[] = { "exhaustive", NULL };
+/* The model of the search's last word: "analytic" alone, or "sampled"
+ * re-evaluating the band around the analytic front (enum sim_model_kind
+ * order, which setup relies on through sim_model_kind_find).
+ */
+static const char *const search_model_names[] = { "analytic", "sampled",
+	NULL };
 /* The I/O network kinds in the order of enum sim_io_network, so a name's
  * index is the knob value.
  */
@@ -97,6 +103,14 @@ static const struct key_schema search_keys[] = {
 	{ "constraints", V_CONSTRAINTS, 0, NULL },
 	{ "seed", V_INT_NONNEG, 0, NULL },
 	{ "block", V_INT_POS, 0, NULL },
+	{ "model", V_ENUM, 0, search_model_names },
+	/* A fraction ("0.1") or a percentage ("10%"), 0 allowed: checked by
+	 * the setup, which the float type (> 0) cannot express.
+	 */
+	{ "band", V_STRING, 0, NULL },
+	{ "band_max", V_INT_POS, 0, NULL },
+	{ "samples", V_INT_POS, 0, NULL },
+	{ "fifo_depth", V_INT_POS, 0, NULL },
 };
 
 static const struct key_schema output_keys[] = {

@@ -111,6 +111,76 @@ typedef struct dse_eval_opts {
 dse_stat dse_eval(const dse_ctx *ctx, const dse_eval_opts *opts,
 	dse_error *err);
 
+/* A design named by an AutoSA --sa-sizes string: the template of its
+ * space-time candidate, a model built for it, its knobs and the string as
+ * the model writes it back.
+ */
+typedef struct dse_design {
+	poly_template tmpl;
+	sim_model *model;	/* owned; dse_design_clear frees it */
+	int32_t knobs[SIM_MAX_KNOBS];
+	char sa[512];
+	int io_network;		/* the values the loop-less knobs took */
+	int double_buffer;
+} dse_design;
+
+/* Builds the design "sa_sizes" names (any space-time candidate of ctx's
+ * kernel) with ctx's board, data type and model options, as "dse eval"
+ * does.  io_network and double_buffer are the command line's values (-1:
+ * not given: the config's single value, else daisy and on).  A malformed
+ * string or a list of the wrong length is an input error.  Not
+ * collective.  The caller clears "d" whatever the outcome.
+ */
+dse_stat dse_design_build(const dse_ctx *ctx, const char *sa_sizes,
+	int io_network, int double_buffer, dse_design *d, dse_error *err);
+void dse_design_clear(dse_design *d);
+
+/* For commands where rank 0 works alone: broadcasts rank 0's outcome "st"
+ * so every rank returns the same status (only rank 0's err carries the
+ * real message).  Collective.
+ */
+dse_stat dse_root_verdict(const dse_ctx *ctx, dse_stat st, dse_error *err);
+
+/* Output helpers shared by the commands that print one design: the I/O
+ * network's name, a resource with its share of the board, and JSON
+ * members (",\"key\":value"; non-finite numbers as null, strings
+ * escaped, the board shares as a "board_fraction" object).
+ */
+const char *dse_net_name(int io_network);
+void dse_resource_line(FILE *out, const dse_ctx *ctx, const char *label,
+	enum sim_metric id, int64_t v);
+void dse_json_f64(FILE *out, const char *key, double v);
+void dse_json_i64(FILE *out, const char *key, long long v);
+void dse_json_str(FILE *out, const char *key, const char *s);
+void dse_json_board(FILE *out, const dse_ctx *ctx, const sim_metrics *m);
+
+/* Options of "dse simulate". */
+typedef struct dse_simulate_opts {
+	const char *sa_sizes;	/* AutoSA's --sa-sizes string */
+	int mode;		/* enum sim_model_kind */
+	int io_network;		/* enum sim_io_network; -1: not given */
+	int double_buffer;	/* 0 or 1; -1: not given */
+	int fifo_depth;		/* 0: the simulator's default */
+	int samples;		/* 0: the simulator's default */
+	int64_t seed;		/* -1: the config's [search] seed */
+	int json;
+} dse_simulate_opts;
+
+/* "dse simulate": builds the design as "dse eval" does, runs it through
+ * the chosen model (full or sampled cycle simulation, or the analytic
+ * model) and prints cycles, latency, the confidence interval and fraction
+ * simulated, utilisation, DRAM bandwidth and the busy / stall cycles of
+ * every module class on rank 0's standard output.  Exit statuses as
+ * dse_eval.  Collective: rank 0 works, every rank returns the same status.
+ */
+dse_stat dse_simulate(const dse_ctx *ctx, const dse_simulate_opts *opts,
+	dse_error *err);
+
+/* "dse scalesim ...": the SCALE-Sim-style mode, run before MPI starts;
+ * argv[0] is "scalesim".  Returns the exit status.
+ */
+int dse_scale_main(int argc, char **argv);
+
 /* The built-in sweep run when no config is given. */
 const char *dse_default_config(void);
 

@@ -16,23 +16,14 @@
 #include "ctx.h"
 #include "sa_sizes.h"
 
-#define SA_LEN 512
-
-/* What rank 0 evaluated: the design as the model writes it back, its
- * knobs and metrics, and the model's own description of its knobs.
- */
+/* What rank 0 evaluated: the design and its metrics. */
 struct design {
-	poly_template tmpl;
-	sim_model *model;
-	int32_t knobs[SIM_MAX_KNOBS];
+	dse_design d;
 	sim_metrics m;
-	char sa[SA_LEN];
-	int io_network;
-	int double_buffer;
 };
 
 /* The loops of the knobs of one kind ("i, j, k") and their number. */
-static int kind_loops(const struct design *d, const char *kind, char *buf,
+static int kind_loops(const dse_design *d, const char *kind, char *buf,
 	size_t size)
 {
 	int k, n = 0;
@@ -55,7 +46,7 @@ static int kind_loops(const struct design *d, const char *kind, char *buf,
  * its kind; array_part_L2 is only needed when given (the model then has
  * those knobs).
  */
-static dse_stat check_list(const struct design *d, const dse_sa_sizes *sa,
+static dse_stat check_list(const dse_design *d, const dse_sa_sizes *sa,
 	enum dse_sa_entry e, dse_error *err)
 {
 	const char *kind = dse_sa_entry_name(e);
@@ -88,9 +79,12 @@ static int choice(const dse_ctx *ctx, const char *key, int given, int dflt)
 	return dflt;
 }
 
-/* Fills d->knobs from the parsed string and the options. */
-static dse_stat fill_knobs(const dse_ctx *ctx, const dse_eval_opts *opts,
-	const dse_sa_sizes *sa, struct design *d, dse_error *err)
+/* Fills d->knobs from the parsed string and the loop-less knobs' choices
+ * (-1: not given).
+ */
+static dse_stat fill_knobs(const dse_ctx *ctx, int io_network,
+	int double_buffer, const dse_sa_sizes *sa, dse_design *d,
+	dse_error *err)
 {
 	int used[DSE_SA_N_ENTRIES] = { 0 };
 	int k, e;
@@ -98,10 +92,8 @@ static dse_stat fill_knobs(const dse_ctx *ctx, const dse_eval_opts *opts,
 	for (e = DSE_SA_ARRAY_PART; e < DSE_SA_N_ENTRIES; e++)
 		if (check_list(d, sa, e, err))
 			return dse_stat_error;
-	d->io_network = choice(ctx, "io_network", opts->io_network,
-		SIM_NET_DAISY);
-	d->double_buffer = choice(ctx, "double_buffer", opts->double_buffer,
-		1);
+	d->io_network = choice(ctx, "io_network", io_network, SIM_NET_DAISY);
+	d->double_buffer = choice(ctx, "double_buffer", double_buffer, 1);
 	for (k = 0; k < sim_model_n_knobs(d->model); k++) {
 		const char *kind = sim_model_knob_kind(d->model, k);
 
@@ -125,17 +117,15 @@ static dse_stat fill_knobs(const dse_ctx *ctx, const dse_eval_opts *opts,
 	return dse_stat_ok;
 }
 
-/* Builds the template and model of the string's candidate and evaluates
- * the design.
- */
-static dse_stat evaluate(const dse_ctx *ctx, const dse_eval_opts *opts,
-	struct design *d, dse_error *err)
+dse_stat dse_design_build(const dse_ctx *ctx, const char *sa_sizes,
+	int io_network, int double_buffer, dse_design *d, dse_error *err)
 {
 	dse_sa_sizes sa;
 	sim_options so = ctx->sim_opt;
 	int cand;
 
-	if (dse_sa_sizes_parse(opts->sa_sizes, &sa, err))
+	memset(d, 0, sizeof(*d));
+	if (dse_sa_sizes_parse(sa_sizes, &sa, err))
 		return dse_stat_error;
 	cand = sa.given[DSE_SA_SPACE_TIME] ? sa.v[DSE_SA_SPACE_TIME][0] :
 		ctx->tmpl.space_time;
@@ -148,26 +138,51 @@ static dse_stat evaluate(const dse_ctx *ctx, const dse_eval_opts *opts,
 	if (poly_template_from(ctx->analysis, cand, &d->tmpl, err))
 		return dse_stat_error;
 	so.array_part_L2 = sa.given[DSE_SA_ARRAY_PART_L2];
-	so.io_network |= opts->io_network >= 0;
-	so.double_buffer |= opts->double_buffer >= 0;
+	so.io_network |= io_network >= 0;
+	so.double_buffer |= double_buffer >= 0;
 	d->model = sim_model_alloc(&d->tmpl, &ctx->board, ctx->dtype, &so,
 		err);
-	if (!d->model || fill_knobs(ctx, opts, &sa, d, err))
+	if (!d->model || fill_knobs(ctx, io_network, double_buffer, &sa, d,
+			err))
 		return dse_stat_error;
-	sim_eval(d->model, d->knobs, &d->m);
 	sim_sa_sizes(d->model, d->knobs, d->sa, sizeof(d->sa));
 	return dse_stat_ok;
 }
 
+void dse_design_clear(dse_design *d)
+{
+	d->model = sim_model_free(d->model);
+}
+
+dse_stat dse_root_verdict(const dse_ctx *ctx, dse_stat st, dse_error *err)
+{
+	int code = DSE_E_NONE;
+
+	if (ctx->rank == 0 && st != dse_stat_ok)
+		code = err->code ? (int) err->code : DSE_E_RUNTIME;
+	/* The other ranks only need the verdict, to exit with the same
+	 * status; rank 0 alone prints.
+	 */
+	if (MPI_Bcast(&code, 1, MPI_INT, 0, ctx->comm) != MPI_SUCCESS)
+		return dse_error_set(err, DSE_E_MPI,
+			"MPI_Bcast of the outcome failed");
+	if (code == DSE_E_NONE)
+		return dse_stat_ok;
+	if (ctx->rank != 0)
+		dse_error_set(err, (enum dse_code) code,
+			"the command failed on rank 0");
+	return dse_stat_error;
+}
+
 /* ---- Printing -------------------------------------------------------- */
 
-static const char *net_name(int v)
+const char *dse_net_name(int v)
 {
 	return v == SIM_NET_MULTICAST ? "multicast" : "daisy";
 }
 
 /* A resource line: the amount and its share of the board. */
-static void resource_line(FILE *out, const dse_ctx *ctx, const char *label,
+void dse_resource_line(FILE *out, const dse_ctx *ctx, const char *label,
 	enum sim_metric id, int64_t v)
 {
 	double cap = sim_metric_capacity(&ctx->board, id);
@@ -186,11 +201,11 @@ static void print_text(const dse_ctx *ctx, const struct design *d,
 	const char *ops = ctx->dtype->is_float ? "GFLOP/s" : "GOP/s";
 
 	fprintf(out, "dse eval: %s on %s, %s, space_time[%d]\n",
-		d->tmpl.kernel, ctx->board.name, ctx->dtype->name,
-		d->tmpl.space_time);
-	fprintf(out, "  %-14s %s\n", "design", d->sa);
+		d->d.tmpl.kernel, ctx->board.name, ctx->dtype->name,
+		d->d.tmpl.space_time);
+	fprintf(out, "  %-14s %s\n", "design", d->d.sa);
 	fprintf(out, "  %-14s %s, double buffering %s\n", "I/O network",
-		net_name(d->io_network), d->double_buffer ? "on" : "off");
+		dse_net_name(d->d.io_network), d->d.double_buffer ? "on" : "off");
 	if (m->status != SIM_OK) {
 		fprintf(out, "  %-14s illegal: %s\n", "status",
 			sim_status_name(m->status));
@@ -204,11 +219,11 @@ static void print_text(const dse_ctx *ctx, const struct design *d,
 	fprintf(out, "  %-14s %.1f MHz\n", "clock", m->mhz);
 	fprintf(out, "  %-14s %d x %d (%lld PEs), II %d\n", "PE array",
 		m->pe_rows, m->pe_cols, (long long) m->n_pe, m->ii);
-	resource_line(out, ctx, "DSP", SIM_M_DSP, m->dsp);
-	resource_line(out, ctx, "BRAM18K", SIM_M_BRAM18K, m->bram18k);
-	resource_line(out, ctx, "URAM", SIM_M_URAM, m->uram);
-	resource_line(out, ctx, "LUT", SIM_M_LUT, m->lut);
-	resource_line(out, ctx, "FF", SIM_M_FF, m->ff);
+	dse_resource_line(out, ctx, "DSP", SIM_M_DSP, m->dsp);
+	dse_resource_line(out, ctx, "BRAM18K", SIM_M_BRAM18K, m->bram18k);
+	dse_resource_line(out, ctx, "URAM", SIM_M_URAM, m->uram);
+	dse_resource_line(out, ctx, "LUT", SIM_M_LUT, m->lut);
+	dse_resource_line(out, ctx, "FF", SIM_M_FF, m->ff);
 	fprintf(out, "  %-14s %lld bytes (%.2f MiB)\n", "off-chip",
 		(long long) m->offchip_bytes,
 		(double) m->offchip_bytes / (1024.0 * 1024.0));
@@ -217,7 +232,7 @@ static void print_text(const dse_ctx *ctx, const struct design *d,
 }
 
 /* A JSON number; JSON has no NaN or infinity, which print as null. */
-static void json_f64(FILE *out, const char *key, double v)
+void dse_json_f64(FILE *out, const char *key, double v)
 {
 	if (isfinite(v))
 		fprintf(out, ",\"%s\":%.17g", key, v);
@@ -225,7 +240,7 @@ static void json_f64(FILE *out, const char *key, double v)
 		fprintf(out, ",\"%s\":null", key);
 }
 
-static void json_i64(FILE *out, const char *key, long long v)
+void dse_json_i64(FILE *out, const char *key, long long v)
 {
 	fprintf(out, ",\"%s\":%lld", key, v);
 }
@@ -234,7 +249,7 @@ static void json_i64(FILE *out, const char *key, long long v)
  * strings: quotes and backslashes are escaped, control characters
  * dropped.
  */
-static void json_str(FILE *out, const char *key, const char *s)
+void dse_json_str(FILE *out, const char *key, const char *s)
 {
 	fprintf(out, ",\"%s\":\"", key);
 	for (; *s; s++) {
@@ -247,7 +262,7 @@ static void json_str(FILE *out, const char *key, const char *s)
 }
 
 /* The share of the board of each resource, as fractions. */
-static void json_board(FILE *out, const dse_ctx *ctx, const sim_metrics *m)
+void dse_json_board(FILE *out, const dse_ctx *ctx, const sim_metrics *m)
 {
 	static const enum sim_metric res[] = { SIM_M_DSP, SIM_M_BRAM18K,
 		SIM_M_URAM, SIM_M_LUT, SIM_M_FF };
@@ -273,32 +288,32 @@ static void print_json(const dse_ctx *ctx, const struct design *d,
 {
 	const sim_metrics *m = &d->m;
 
-	fprintf(out, "{\"kernel\":\"%s\"", d->tmpl.kernel);
-	json_str(out, "board", ctx->board.name);
-	json_i64(out, "space_time", d->tmpl.space_time);
-	json_str(out, "sa_sizes", d->sa);
-	json_str(out, "io_network", net_name(d->io_network));
-	json_i64(out, "double_buffer", d->double_buffer);
-	json_str(out, "status", m->status == SIM_OK ? "ok" :
+	fprintf(out, "{\"kernel\":\"%s\"", d->d.tmpl.kernel);
+	dse_json_str(out, "board", ctx->board.name);
+	dse_json_i64(out, "space_time", d->d.tmpl.space_time);
+	dse_json_str(out, "sa_sizes", d->d.sa);
+	dse_json_str(out, "io_network", dse_net_name(d->d.io_network));
+	dse_json_i64(out, "double_buffer", d->d.double_buffer);
+	dse_json_str(out, "status", m->status == SIM_OK ? "ok" :
 		sim_status_name(m->status));
-	json_i64(out, "status_code", m->status);
-	json_i64(out, "cycles", (long long) m->cycles);
-	json_f64(out, "latency_s", m->latency_s);
-	json_f64(out, "gops", m->gops);
-	json_f64(out, "mhz", m->mhz);
-	json_i64(out, "dsp", m->dsp);
-	json_i64(out, "bram18k", m->bram18k);
-	json_i64(out, "uram", m->uram);
-	json_i64(out, "lut", m->lut);
-	json_i64(out, "ff", m->ff);
-	json_i64(out, "offchip_bytes", m->offchip_bytes);
-	json_f64(out, "energy", m->energy_j);
-	json_f64(out, "edp", m->edp);
-	json_i64(out, "n_pe", m->n_pe);
-	json_i64(out, "pe_rows", m->pe_rows);
-	json_i64(out, "pe_cols", m->pe_cols);
-	json_i64(out, "ii", m->ii);
-	json_board(out, ctx, m);
+	dse_json_i64(out, "status_code", m->status);
+	dse_json_i64(out, "cycles", (long long) m->cycles);
+	dse_json_f64(out, "latency_s", m->latency_s);
+	dse_json_f64(out, "gops", m->gops);
+	dse_json_f64(out, "mhz", m->mhz);
+	dse_json_i64(out, "dsp", m->dsp);
+	dse_json_i64(out, "bram18k", m->bram18k);
+	dse_json_i64(out, "uram", m->uram);
+	dse_json_i64(out, "lut", m->lut);
+	dse_json_i64(out, "ff", m->ff);
+	dse_json_i64(out, "offchip_bytes", m->offchip_bytes);
+	dse_json_f64(out, "energy", m->energy_j);
+	dse_json_f64(out, "edp", m->edp);
+	dse_json_i64(out, "n_pe", m->n_pe);
+	dse_json_i64(out, "pe_rows", m->pe_rows);
+	dse_json_i64(out, "pe_cols", m->pe_cols);
+	dse_json_i64(out, "ii", m->ii);
+	dse_json_board(out, ctx, m);
 	fputs("}\n", out);
 }
 
@@ -312,8 +327,10 @@ static dse_stat eval_root(const dse_ctx *ctx, const dse_eval_opts *opts,
 	dse_stat st;
 
 	memset(&d, 0, sizeof(d));
-	st = evaluate(ctx, opts, &d, err);
+	st = dse_design_build(ctx, opts->sa_sizes, opts->io_network,
+		opts->double_buffer, &d.d, err);
 	if (st == dse_stat_ok) {
+		sim_eval(d.d.model, d.d.knobs, &d.m);
 		if (opts->json)
 			print_json(ctx, &d, stdout);
 		else
@@ -324,28 +341,17 @@ static dse_stat eval_root(const dse_ctx *ctx, const dse_eval_opts *opts,
 	}
 	if (st == dse_stat_ok && d.m.status != SIM_OK)
 		st = dse_error_set(err, DSE_E_RUNTIME, "illegal design %s: %s",
-			d.sa, sim_status_name(d.m.status));
-	sim_model_free(d.model);
+			d.d.sa, sim_status_name(d.m.status));
+	dse_design_clear(&d.d);
 	return st;
 }
 
 dse_stat dse_eval(const dse_ctx *ctx, const dse_eval_opts *opts,
 	dse_error *err)
 {
-	int code = DSE_E_NONE;
+	dse_stat st = dse_stat_ok;
 
-	if (ctx->rank == 0 && eval_root(ctx, opts, err))
-		code = err->code ? (int) err->code : DSE_E_RUNTIME;
-	/* The other ranks only need the verdict, to exit with the same
-	 * status; rank 0 alone prints.
-	 */
-	if (MPI_Bcast(&code, 1, MPI_INT, 0, ctx->comm) != MPI_SUCCESS)
-		return dse_error_set(err, DSE_E_MPI,
-			"MPI_Bcast of the evaluation outcome failed");
-	if (code == DSE_E_NONE)
-		return dse_stat_ok;
-	if (ctx->rank != 0)
-		dse_error_set(err, (enum dse_code) code,
-			"the evaluation failed on rank 0");
-	return dse_stat_error;
+	if (ctx->rank == 0)
+		st = eval_root(ctx, opts, err);
+	return dse_root_verdict(ctx, st, err);
 }

@@ -15,6 +15,10 @@ static const char usage[] =
 "       dse analyze [--json] [--space-time N] [sweep.cfg]\n"
 "       dse eval --sa-sizes STRING [--io-network daisy|multicast]\n"
 "                [--double-buffer 0|1] [--json] [sweep.cfg]\n"
+"       dse simulate --sa-sizes STRING [--mode full|sampled|analytic]\n"
+"                [--io-network ..] [--double-buffer ..] [--fifo-depth N]\n"
+"                [--samples N] [--seed N] [--json] [sweep.cfg]\n"
+"       dse scalesim ...    (dse scalesim --help)\n"
 "\n"
 "Explores the design space of a systolic-array accelerator for the kernel\n"
 "and board in sweep.cfg and writes the Pareto front to an HDF5 file.\n"
@@ -33,6 +37,11 @@ static const char usage[] =
 "                      and I/O groups without sweeping (dse analyze --help)\n"
 "  eval                evaluate one design given as AutoSA's --sa-sizes\n"
 "                      string and print every metric (dse eval --help)\n"
+"  simulate            run one design through the full or sampled cycle\n"
+"                      simulation: cycles, stalls per module, utilisation\n"
+"                      (dse simulate --help)\n"
+"  scalesim            the SCALE-Sim-style output/weight/input-stationary\n"
+"                      GEMM and convolution mode (dse scalesim --help)\n"
 "\n"
 "Parallelism: MPI ranks from mpirun, OpenMP threads per rank from\n"
 "OMP_NUM_THREADS. The front is the same for any number of either.\n"
@@ -95,6 +104,39 @@ static const char eval_usage[] =
 "printed; the JSON still carries \"status\") or runtime failure, 2 bad\n"
 "input (command line, config, --sa-sizes string).\n";
 
+static const char simulate_usage[] =
+"Usage: dse simulate --sa-sizes STRING [--mode full|sampled|analytic]\n"
+"                    [--io-network daisy|multicast] [--double-buffer 0|1]\n"
+"                    [--fifo-depth N] [--samples N] [--seed N] [--json]\n"
+"                    [sweep.cfg]\n"
+"\n"
+"Runs one design of the kernel in sweep.cfg (the built-in matrix multiply\n"
+"without a config) through a model and prints what it found: cycles and\n"
+"latency; for the sampled model the confidence interval of the cycles and\n"
+"the fraction of tiles simulated; PE utilisation, the DRAM bandwidth\n"
+"achieved, and for every module class (PEs, each I/O module level, DRAM)\n"
+"its count and the busy, stall_in (waiting for data) and stall_out\n"
+"(waiting for room) cycles of one module. The design is given as in\n"
+"'dse eval' (see dse eval --help), and built the same way.\n"
+"\n"
+"Options:\n"
+"  -s, --sa-sizes STR    the design (required)\n"
+"  -m, --mode MODE       full: every tile, every cycle (the reference);\n"
+"                        sampled: a sample of each tile class, extrapolated\n"
+"                        (the default); analytic: the sweep's model\n"
+"      --io-network NET  daisy or multicast (as in dse eval)\n"
+"      --double-buffer B 1 (on) or 0 (off) (as in dse eval)\n"
+"      --fifo-depth N    depth of the FIFOs between modules (default 2)\n"
+"      --samples N       sampled model: tiles per class (default 4)\n"
+"      --seed N          sampled model: which tiles are sampled (default:\n"
+"                        the config's [search] seed)\n"
+"      --json            print one JSON object instead of tables\n"
+"  -h, --help            show this help and exit\n"
+"\n"
+"Exit status: 0 legal design, 1 illegal design (the rule it breaks is\n"
+"printed; the JSON still carries \"status\") or runtime failure, 2 bad\n"
+"input (command line, config, --sa-sizes string).\n";
+
 struct cli {
 	const char *config;
 	const char *output;
@@ -106,6 +148,8 @@ struct cli {
 	dse_analyze_opts aopt;
 	int eval;		/* the "eval" sub-command */
 	dse_eval_opts eopt;
+	int simulate;		/* the "simulate" sub-command */
+	dse_simulate_opts sopt;
 };
 
 /* The usage error for getopt's answer "c" (':' for a missing value, else
@@ -239,6 +283,122 @@ static int parse_eval(int argc, char **argv, struct cli *cli, char *msg,
 	return take_config(argc, argv, cli, msg, size);
 }
 
+/* Reads an integer option in [lo, hi] into *v; 2 with a message when it
+ * is not one.
+ */
+static int int_option(const char *name, const char *arg, long long lo,
+	long long hi, long long *v, char *msg, size_t size)
+{
+	char *end;
+
+	*v = strtoll(arg, &end, 10);
+	if (!arg[0] || *end || *v < lo || *v > hi) {
+		snprintf(msg, size, "%s takes an integer from %lld to %lld, "
+			"got '%s'", name, lo, hi, arg);
+		return 2;
+	}
+	return 0;
+}
+
+/* Parses one option of "simulate" that "eval" does not have. */
+static int simulate_option(int c, struct cli *cli, char *msg, size_t size)
+{
+	static const char *const modes[] = { "analytic", "sampled", "full" };
+	long long v = 0;
+	int rc = 0;
+
+	switch (c) {
+	case 'm':
+		cli->sopt.mode = pick(optarg, modes, 3);
+		if (cli->sopt.mode < 0) {
+			snprintf(msg, size, "--mode takes full, sampled or "
+				"analytic, got '%s'", optarg);
+			return 2;
+		}
+		/* The names above follow enum sim_model_kind. */
+		cli->sopt.mode = sim_model_kind_find(optarg);
+		return 0;
+	case 'f':
+		rc = int_option("--fifo-depth", optarg, 1, 65536, &v, msg,
+			size);
+		cli->sopt.fifo_depth = (int) v;
+		return rc;
+	case 'S':
+		rc = int_option("--samples", optarg, 1, 1000000, &v, msg,
+			size);
+		cli->sopt.samples = (int) v;
+		return rc;
+	case 'r':
+		rc = int_option("--seed", optarg, 0, INT64_MAX, &v, msg, size);
+		cli->sopt.seed = v;
+		return rc;
+	}
+	return 2;
+}
+
+/* Parses the arguments after "simulate"; returns 0, or 2 with a message.
+ * The options it shares with "eval" are read by the same code.
+ */
+static int parse_simulate(int argc, char **argv, struct cli *cli, char *msg,
+	size_t size)
+{
+	static const struct option opts[] = {
+		{ "sa-sizes", required_argument, NULL, 's' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "io-network", required_argument, NULL, 'n' },
+		{ "double-buffer", required_argument, NULL, 'b' },
+		{ "fifo-depth", required_argument, NULL, 'f' },
+		{ "samples", required_argument, NULL, 'S' },
+		{ "seed", required_argument, NULL, 'r' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static const char *const nets[] = { "daisy", "multicast" };
+	static const char *const onoff[] = { "0", "1" };
+	int c;
+
+	cli->simulate = 1;
+	cli->sopt.mode = SIM_MODEL_SAMPLED;
+	cli->sopt.io_network = cli->sopt.double_buffer = -1;
+	cli->sopt.seed = -1;
+	while ((c = getopt_long(argc, argv, ":s:m:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's': cli->sopt.sa_sizes = optarg; break;
+		case 'j': cli->sopt.json = 1; break;
+		case 'h': cli->help = 1; break;
+		case 'n':
+			cli->sopt.io_network = pick(optarg, nets, 2);
+			if (cli->sopt.io_network < 0) {
+				snprintf(msg, size, "--io-network takes daisy "
+					"or multicast, got '%s'", optarg);
+				return 2;
+			}
+			break;
+		case 'b':
+			cli->sopt.double_buffer = pick(optarg, onoff, 2);
+			if (cli->sopt.double_buffer < 0) {
+				snprintf(msg, size, "--double-buffer takes 0 "
+					"or 1, got '%s'", optarg);
+				return 2;
+			}
+			break;
+		case 'm': case 'f': case 'S': case 'r':
+			if (simulate_option(c, cli, msg, size))
+				return 2;
+			break;
+		default:
+			return bad_option(c, argv, " for 'dse simulate'", msg,
+				size);
+		}
+	}
+	if (!cli->help && !cli->sopt.sa_sizes) {
+		snprintf(msg, size, "'dse simulate' needs --sa-sizes STRING");
+		return 2;
+	}
+	return take_config(argc, argv, cli, msg, size);
+}
+
 /* Parses argv; returns 0, or 2 with a message in "msg" on bad usage. */
 static int parse_cli(int argc, char **argv, struct cli *cli, char *msg,
 	size_t size)
@@ -263,6 +423,10 @@ static int parse_cli(int argc, char **argv, struct cli *cli, char *msg,
 	if (argc > 1 && !strcmp(argv[1], "eval")) {
 		optind = 1;
 		return parse_eval(argc - 1, argv + 1, cli, msg, size);
+	}
+	if (argc > 1 && !strcmp(argv[1], "simulate")) {
+		optind = 1;
+		return parse_simulate(argc - 1, argv + 1, cli, msg, size);
 	}
 	while ((c = getopt_long(argc, argv, ":o:qhV", opts, NULL)) != -1) {
 		switch (c) {
@@ -333,7 +497,23 @@ static dse_cfg *load_config(const dse_ctx *ctx, const char *path,
 struct progress_state {
 	int tty;
 	int printed;
+	int stage;		/* of the last line printed */
 };
+
+/* The second stage: band points through the sampled cycle model. */
+static void print_stage2(const search_progress *p, struct progress_state *ps)
+{
+	double rate = p->seconds > 0 ? p->evaluated / p->seconds : 0;
+	double eta = rate > 0 ? (p->total - p->evaluated) / rate : 0;
+
+	fprintf(stderr, "%sdse: sampled model: %5.1f%%  %llu/%llu band points"
+		"  %.1f points/s  ETA %.1f s%s", ps->tty ? "\r\033[K" : "",
+		p->total ? 100.0 * p->evaluated / p->total : 100.0,
+		(unsigned long long) p->evaluated,
+		(unsigned long long) p->total, rate, eta, ps->tty ? "" : "\n");
+	ps->printed = 1;
+	fflush(stderr);
+}
 
 static void print_progress(const search_progress *p, void *user)
 {
@@ -342,6 +522,15 @@ static void print_progress(const search_progress *p, void *user)
 	double eta = rate > 0 ? (p->total - p->evaluated) / rate : 0;
 	double valid = p->evaluated ? 100.0 * p->valid / p->evaluated : 0;
 
+	if (p->stage == 2) {
+		/* The sweep's last line stays on screen above this one. */
+		if (ps->tty && ps->stage == 1)
+			fputc('\n', stderr);
+		ps->stage = 2;
+		print_stage2(p, ps);
+		return;
+	}
+	ps->stage = 1;
 	fprintf(stderr, "%sdse: %5.1f%%  %llu/%llu points  %.2f M points/s  "
 		"valid %.1f%%  front %zu  ETA %.1f s%s",
 		ps->tty ? "\r\033[K" : "",
@@ -420,6 +609,27 @@ static void print_summary(const dse_ctx *ctx, const search_result *res)
 			ctx->out_path);
 }
 
+/* The second stage in one or two lines: how many band points the sampled
+ * model re-evaluated, and whether band_max cut the band.
+ */
+static void print_two_stage(const dse_ctx *ctx, const search_result *res)
+{
+	if (ctx->sopt.model != SIM_MODEL_SAMPLED)
+		return;
+	printf("  two-stage: %llu points within %g%% of the analytic front "
+		"re-evaluated with the sampled cycle model in %.2f s; %llu "
+		"dropped (illegal or over a constraint); front rows say "
+		"model=sampled\n", (unsigned long long) res->resimulated,
+		100.0 * ctx->sopt.band, res->resim_seconds,
+		(unsigned long long) res->resim_dropped);
+	if (res->band_cut)
+		printf("  two-stage: the band had %llu points; band_max = %zu "
+			"left out the %llu farthest from the front\n",
+			(unsigned long long) res->band_points,
+			ctx->sopt.band_max,
+			(unsigned long long) res->band_cut);
+}
+
 /* Rank 0 creates the results file (under its temporary name) before the
  * search, so a bad output path costs nothing; every rank learns whether it
  * worked.  Collective.
@@ -444,7 +654,7 @@ static res_file *open_output(const dse_ctx *ctx, dse_error *err, int *ok)
 /* Runs the sweep once the context is built.  Returns the exit status. */
 static int run(dse_ctx *ctx, dse_error *err)
 {
-	struct progress_state ps = { isatty(2), 0 };
+	struct progress_state ps = { isatty(2), 0, 0 };
 	search_result res;
 	double t0 = MPI_Wtime();
 	res_file *out;
@@ -469,8 +679,10 @@ static int run(dse_ctx *ctx, dse_error *err)
 		return 0;
 	ok = dse_write_results(ctx, out, &res, MPI_Wtime() - t0, err) ==
 		dse_stat_ok;
-	if (ok && !ctx->quiet)
+	if (ok && !ctx->quiet) {
 		print_summary(ctx, &res);
+		print_two_stage(ctx, &res);
+	}
 	search_front_free(res.front);
 	return ok ? 0 : report_error(ctx, err);
 }
@@ -488,13 +700,14 @@ static int main_mpi(int argc, char **argv, dse_ctx *ctx)
 			fprintf(stderr, "dse: error: %s\n"
 				"Try 'dse %s--help' for more information.\n",
 				msg, cli.analyze ? "analyze " : cli.eval ?
-				"eval " : "");
+				"eval " : cli.simulate ? "simulate " : "");
 		return 2;
 	}
 	if (cli.help || cli.version || cli.print_default) {
 		if (ctx->rank == 0)
 			fputs(cli.help ? (cli.analyze ? analyze_usage :
-				cli.eval ? eval_usage : usage) :
+				cli.eval ? eval_usage : cli.simulate ?
+				simulate_usage : usage) :
 				cli.version ? "dse " DSE_VERSION "\n" :
 				dse_default_config(), stdout);
 		return 0;
@@ -525,6 +738,9 @@ static int main_mpi(int argc, char **argv, dse_ctx *ctx)
 	if (cli.eval)
 		return dse_eval(ctx, &cli.eopt, &err) ?
 			report_error(ctx, &err) : 0;
+	if (cli.simulate)
+		return dse_simulate(ctx, &cli.sopt, &err) ?
+			report_error(ctx, &err) : 0;
 	return run(ctx, &err);
 }
 
@@ -533,6 +749,8 @@ int main(int argc, char **argv)
 	dse_ctx ctx;
 	int provided, status;
 
+	if (argc > 1 && !strcmp(argv[1], "scalesim"))
+		return dse_scale_main(argc - 1, argv + 1);
 	memset(&ctx, 0, sizeof(ctx));
 	if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) !=
 			MPI_SUCCESS) {

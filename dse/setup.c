@@ -6,6 +6,7 @@
  * metric names.  Every error still points at file:line:col and the key.
  */
 #include <ctype.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -436,6 +437,72 @@ static dse_stat setup_constraints(dse_ctx *ctx, dse_error *err)
 	return dse_stat_ok;
 }
 
+/* The largest band: points within 10x of the front are hardly a
+ * neighbourhood, and a typo ("band = 10" for 10%) should not quietly
+ * re-simulate most of the space.
+ */
+#define MAX_BAND 10.0
+/* The most band points and sampled tiles one may ask for. */
+#define MAX_BAND_POINTS 10000000
+#define MAX_SAMPLES 1000000
+#define MAX_FIFO_DEPTH 65536
+
+/* Reads [search] band: a fraction ("0.1") or a percentage ("10%"). */
+static dse_stat setup_band(dse_ctx *ctx, dse_error *err)
+{
+	const char *text = dse_cfg_string(ctx->cfg, "search", "band", NULL);
+	char *end;
+	double v;
+
+	ctx->sopt.band = 0.1;
+	if (!text)
+		return dse_stat_ok;
+	v = strtod(text, &end);
+	if (end != text && *end == '%') {
+		v /= 100.0;
+		end++;
+	}
+	if (end == text || *end || !isfinite(v) || v < 0 || v > MAX_BAND)
+		return error_at(ctx, "search", "band", err, "band must be a "
+			"fraction from 0 to %g (e.g. 0.1) or a percentage "
+			"(e.g. 10%%), got '%s'", MAX_BAND, text);
+	ctx->sopt.band = v;
+	return dse_stat_ok;
+}
+
+/* [search] model, band, band_max, samples, fifo_depth. */
+static dse_stat setup_model(dse_ctx *ctx, dse_error *err)
+{
+	const char *model = dse_cfg_string(ctx->cfg, "search", "model",
+		"analytic");
+	int64_t v;
+
+	ctx->sopt.model = sim_model_kind_find(model);
+	if (ctx->sopt.model != SIM_MODEL_ANALYTIC &&
+	    ctx->sopt.model != SIM_MODEL_SAMPLED)
+		return error_at(ctx, "search", "model", err, "model must be "
+			"analytic or sampled, got '%s'", model);
+	if (setup_band(ctx, err))
+		return dse_stat_error;
+	v = dse_cfg_int(ctx->cfg, "search", "band_max",
+		SEARCH_DEFAULT_BAND_MAX);
+	if (v > MAX_BAND_POINTS)
+		return error_at(ctx, "search", "band_max", err, "band_max must "
+			"be at most %d points", MAX_BAND_POINTS);
+	ctx->sopt.band_max = (size_t) v;
+	v = dse_cfg_int(ctx->cfg, "search", "samples", 0);
+	if (v > MAX_SAMPLES)
+		return error_at(ctx, "search", "samples", err, "samples must "
+			"be at most %d tiles per class", MAX_SAMPLES);
+	ctx->sopt.cycle.samples = (int) v;
+	v = dse_cfg_int(ctx->cfg, "search", "fifo_depth", 0);
+	if (v > MAX_FIFO_DEPTH)
+		return error_at(ctx, "search", "fifo_depth", err, "fifo_depth "
+			"must be at most %d", MAX_FIFO_DEPTH);
+	ctx->sopt.cycle.fifo_depth = (int) v;
+	return dse_stat_ok;
+}
+
 static void setup_output(dse_ctx *ctx, const char *out_override)
 {
 	const char *file = out_override ? out_override :
@@ -489,6 +556,9 @@ dse_stat dse_ctx_setup(dse_ctx *ctx, const char *out_override,
 		return error_at(ctx, "search", "block", err,
 			"block must be at most 1073741824 points");
 	ctx->sopt.block = (uint64_t) block;
+	ctx->sopt.seed = (uint64_t) ctx->seed;
+	if (setup_model(ctx, err))
+		return dse_stat_error;
 	setup_output(ctx, out_override);
 	return dse_stat_ok;
 }

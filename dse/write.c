@@ -22,8 +22,10 @@ static const struct metric_col {
 #define N_METRIC_COLS ((int) (sizeof(metric_cols) / sizeof(metric_cols[0])))
 /* Integer columns derived from the metrics. */
 #define N_SHAPE_COLS 4
-/* Plus the clock, a real number that is not an objective. */
-#define MAX_COLS (3 + SEARCH_MAX_KNOBS + N_SHAPE_COLS + N_METRIC_COLS + 1)
+/* Plus the clock, a real number that is not an objective, and the three
+ * columns of the sampled model's estimate.
+ */
+#define MAX_COLS (3 + SEARCH_MAX_KNOBS + N_SHAPE_COLS + N_METRIC_COLS + 1 + 3)
 
 /* An integer metric read from the struct itself, not through a double,
  * which would round cycle counts beyond 2^53.
@@ -123,6 +125,7 @@ static const char *knob_unit(const dse_ctx *ctx, int k)
 }
 
 /* Fills the front table: index, knobs, array shape, metrics, clock, model
+ * (with the interval of the cycles and the fraction of tiles simulated)
  * and the AutoSA --sa-sizes string of every row.
  */
 static int build_front(const dse_ctx *ctx, const search_front *front,
@@ -132,7 +135,7 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 	int64_t *idx, *knob[SEARCH_MAX_KNOBS], *shape[N_SHAPE_COLS];
 	void *mcol[N_METRIC_COLS];
 	const char **model, **sa;
-	double *mhz;
+	double *mhz, *low, *high, *frac;
 	size_t r;
 
 	t->rows = search_front_size(front);
@@ -150,6 +153,9 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 			metric_cols[m].type);
 	mhz = add_col(t, "mhz", "MHz", RES_F64);
 	model = add_col(t, "model", "", RES_STR);
+	low = add_col(t, "cycles_low", "cycles", RES_F64);
+	high = add_col(t, "cycles_high", "cycles", RES_F64);
+	frac = add_col(t, "sampled_fraction", "", RES_F64);
 	sa = add_col(t, "sa_sizes", "", RES_STR);
 	if (alloc_text(t, 1) < 0 || !table_ok(t))
 		return -1;
@@ -171,7 +177,10 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 				((int64_t *) mcol[m])[r] = metric_i64(
 					&p->metrics, metric_cols[m].metric);
 		mhz[r] = p->metrics.mhz;
-		model[r] = "analytic";
+		model[r] = sim_model_kind_name(p->model);
+		low[r] = p->cycles_low;
+		high[r] = p->cycles_high;
+		frac[r] = p->sampled_fraction;
 		sim_sa_sizes(ctx->model, p->knobs, text_at(t, r, 0),
 			RES_STR_LEN);
 		sa[r] = text_at(t, r, 0);
@@ -306,6 +315,32 @@ static dse_stat write_analysis(const dse_ctx *ctx, res_file *f,
 	return st;
 }
 
+/* The attributes of the two-stage search; points_resimulated is 0 for a
+ * one-stage one, so a reader never has to test for its presence.
+ */
+static dse_stat write_two_stage(const dse_ctx *ctx, res_file *f,
+	const search_result *res, dse_error *err)
+{
+	int sampled = ctx->sopt.model == SIM_MODEL_SAMPLED;
+
+	if (res_attr_string(f, "search_model",
+		sim_model_kind_name(ctx->sopt.model), err) ||
+	    res_attr_i64(f, "points_resimulated", (int64_t) res->resimulated,
+		err))
+		return dse_stat_error;
+	if (!sampled)
+		return dse_stat_ok;
+	if (res_attr_f64(f, "band", ctx->sopt.band, err) ||
+	    res_attr_i64(f, "band_max", (int64_t) ctx->sopt.band_max, err) ||
+	    res_attr_i64(f, "band_points", (int64_t) res->band_points, err) ||
+	    res_attr_i64(f, "band_cut", (int64_t) res->band_cut, err) ||
+	    res_attr_i64(f, "points_resimulated_dropped",
+		(int64_t) res->resim_dropped, err) ||
+	    res_attr_f64(f, "resimulate_time", res->resim_seconds, err))
+		return dse_stat_error;
+	return dse_stat_ok;
+}
+
 static dse_stat write_attrs(const dse_ctx *ctx, res_file *f,
 	const search_result *res, double wall_s, dse_error *err)
 {
@@ -339,7 +374,8 @@ static dse_stat write_attrs(const dse_ctx *ctx, res_file *f,
 		err) ||
 	    res_attr_i64(f, "points_valid", (int64_t) res->valid, err) ||
 	    res_attr_i64(f, "points_over_constraint",
-		(int64_t) res->over_constraint, err))
+		(int64_t) res->over_constraint, err) ||
+	    write_two_stage(ctx, f, res, err))
 		return dse_stat_error;
 	return dse_stat_ok;
 }

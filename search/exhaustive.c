@@ -43,7 +43,7 @@ struct run {
 	size_t *front_size;	/* each thread's front size (atomic) */
 };
 
-static int feasible(const search_options *opt, const sim_metrics *m)
+int search__feasible(const search_options *opt, const sim_metrics *m)
 {
 	int i;
 
@@ -72,11 +72,12 @@ static int sweep_block(struct run *run, uint64_t start, uint64_t end,
 		t->evaluated++;
 		if (p.metrics.status != SIM_OK) {
 			t->status[p.metrics.status]++;
-		} else if (!feasible(run->opt, &p.metrics)) {
+		} else if (!search__feasible(run->opt, &p.metrics)) {
 			t->over++;
 		} else {
 			t->valid++;
 			p.index = idx;
+			p.cycles_low = p.cycles_high = (double) p.metrics.cycles;
 			if (search_front_add(front, &p) < 0)
 				return -1;
 		}
@@ -122,6 +123,7 @@ static void report(struct run *run, size_t front_size, int final)
 		__atomic_load_n(&run->done_valid, __ATOMIC_RELAXED) *
 		(uint64_t) run->size;
 	pr.total = run->total;
+	pr.stage = 1;
 	pr.front_size = front_size;
 	pr.seconds = now - run->t0;
 	run->opt->progress(&pr, run->opt->progress_user);
@@ -157,6 +159,15 @@ static void sweep_thread(struct run *run, search_front *front,
 	}
 }
 
+/* A thread's or rank's front: the plain front for a one-stage search, the
+ * band around it for a two-stage one.
+ */
+static search_front *alloc_front(const search_options *opt)
+{
+	return search_front_alloc_band(opt->n_obj, opt->objectives,
+		opt->model == SIM_MODEL_SAMPLED ? opt->band : 0.0);
+}
+
 /* Runs the threads of this rank and merges their fronts into "front". */
 static dse_stat sweep_rank(struct run *run, search_front *front,
 	struct tally *sum, int *threads, dse_error *err)
@@ -176,8 +187,7 @@ static dse_stat sweep_rank(struct run *run, search_front *front,
 		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
 	}
 	for (i = 0; i < nt; i++)
-		tf[i] = search_front_alloc(run->opt->n_obj,
-			run->opt->objectives);
+		tf[i] = alloc_front(run->opt);
 	#pragma omp parallel num_threads(nt)
 	{
 		int tid = omp_get_thread_num();
@@ -209,7 +219,7 @@ static dse_stat sweep_rank(struct run *run, search_front *front,
 	return st;
 }
 
-static dse_stat mpi_check(int rc, const char *what, dse_error *err)
+dse_stat search__mpi_check(int rc, const char *what, dse_error *err)
 {
 	char msg[MPI_MAX_ERROR_STRING];
 	int len = 0;
@@ -223,7 +233,7 @@ static dse_stat mpi_check(int rc, const char *what, dse_error *err)
 /* Agrees on success: returns dse_stat_error on every rank when any rank
  * failed, so no rank is left waiting in a later collective.
  */
-static dse_stat agree(dse_stat st, MPI_Comm comm, dse_error *err)
+dse_stat search__agree(dse_stat st, MPI_Comm comm, dse_error *err)
 {
 	int mine = st != dse_stat_ok, any = 1;
 
@@ -261,9 +271,10 @@ static dse_stat gather_fronts(struct run *run, search_front *front,
 		if (!counts || !displs)
 			st = dse_error_set(err, DSE_E_NOMEM, "out of memory");
 	}
-	if (agree(st, comm, err) != dse_stat_ok)
+	if (search__agree(st, comm, err) != dse_stat_ok)
 		goto done;
-	st = mpi_check(MPI_Gather(&count, 1, MPI_INT, counts, 1, MPI_INT, 0,
+	st = search__mpi_check(MPI_Gather(&count, 1, MPI_INT, counts, 1,
+		MPI_INT, 0,
 		comm), "MPI_Gather of front sizes", err);
 	if (st == dse_stat_ok && run->rank == 0) {
 		for (r = 0; r < run->size; r++) {
@@ -277,16 +288,17 @@ static dse_stat gather_fronts(struct run *run, search_front *front,
 				"cannot hold %lld front points on root",
 				(long long) total);
 	}
-	if (agree(st, comm, err) != dse_stat_ok)
+	if (search__agree(st, comm, err) != dse_stat_ok)
 		goto done;
 	/* Every rank runs the same binary, so a point travels as raw bytes. */
-	st = mpi_check(MPI_Type_contiguous((int) sizeof(search_point),
+	st = search__mpi_check(MPI_Type_contiguous((int) sizeof(search_point),
 		MPI_BYTE, &point_type), "MPI_Type_contiguous", err);
 	if (st == dse_stat_ok)
-		st = mpi_check(MPI_Type_commit(&point_type), "MPI_Type_commit",
+		st = search__mpi_check(MPI_Type_commit(&point_type),
+			"MPI_Type_commit",
 			err);
 	if (st == dse_stat_ok) {
-		st = mpi_check(MPI_Gatherv(mine, count, point_type, all,
+		st = search__mpi_check(MPI_Gatherv(mine, count, point_type, all,
 			counts, displs, point_type, 0, comm),
 			"MPI_Gatherv of fronts", err);
 		MPI_Type_free(&point_type);
@@ -315,7 +327,8 @@ static dse_stat reduce_tally(struct tally *t, MPI_Comm comm, dse_error *err)
 	in[2] = t->over;
 	for (s = 0; s < SIM_N_STATUS; s++)
 		in[3 + s] = t->status[s];
-	if (mpi_check(MPI_Allreduce(in, out, 3 + SIM_N_STATUS, MPI_UINT64_T,
+	if (search__mpi_check(MPI_Allreduce(in, out, 3 + SIM_N_STATUS,
+			MPI_UINT64_T,
 			MPI_SUM, comm), "MPI_Allreduce of counters", err))
 		return dse_stat_error;
 	t->evaluated = out[0];
@@ -323,6 +336,41 @@ static dse_stat reduce_tally(struct tally *t, MPI_Comm comm, dse_error *err)
 	t->over = out[2];
 	for (s = 0; s < SIM_N_STATUS; s++)
 		t->status[s] = out[3 + s];
+	return dse_stat_ok;
+}
+
+/* Cuts root's band to opt->band_max points, re-evaluates it with the
+ * sampled model and puts the new front in place of the band.  Collective.
+ */
+static dse_stat second_stage(struct run *run, search_front **front,
+	search_result *result, MPI_Comm comm, dse_error *err)
+{
+	size_t max = run->opt->band_max ? run->opt->band_max :
+		SEARCH_DEFAULT_BAND_MAX, cut = 0;
+	search_front *out = search_front_alloc(run->opt->n_obj,
+		run->opt->objectives);
+	dse_stat st = out ? dse_stat_ok :
+		dse_error_set(err, DSE_E_NOMEM, "out of memory");
+
+	if (st == dse_stat_ok && run->rank == 0) {
+		result->band_points = search_front_size(*front);
+		if (search__front_cut(*front, max, &cut) < 0)
+			st = dse_error_set(err, DSE_E_NOMEM,
+				"out of memory cutting the band");
+		result->band_cut = cut;
+	}
+	if (search__agree(st, comm, err) != dse_stat_ok) {
+		search_front_free(out);
+		return dse_stat_error;
+	}
+	st = search__resimulate(*front, out, run->model, run->opt, comm,
+		result, err);
+	if (st != dse_stat_ok) {
+		search_front_free(out);
+		return st;
+	}
+	search_front_free(*front);
+	*front = out;
 	return dse_stat_ok;
 }
 
@@ -342,8 +390,10 @@ dse_stat search_exhaustive(const search_space *space, const sim_model *model,
 	run.space = space;
 	run.model = model;
 	run.opt = opt;
-	if (mpi_check(MPI_Comm_rank(comm, &run.rank), "MPI_Comm_rank", err) ||
-	    mpi_check(MPI_Comm_size(comm, &run.size), "MPI_Comm_size", err))
+	if (search__mpi_check(MPI_Comm_rank(comm, &run.rank), "MPI_Comm_rank",
+			err) ||
+	    search__mpi_check(MPI_Comm_size(comm, &run.size), "MPI_Comm_size",
+			err))
 		return dse_stat_error;
 	run.total = search_space_size(space);
 	run.block = opt->block ? opt->block : DEFAULT_BLOCK;
@@ -356,26 +406,31 @@ dse_stat search_exhaustive(const search_space *space, const sim_model *model,
 		run.my_blocks = n_blocks > (uint64_t) run.rank ?
 			(n_blocks - run.rank + run.size - 1) / run.size : 0;
 	}
-	front = search_front_alloc(opt->n_obj, opt->objectives);
+	if (opt->model != SIM_MODEL_ANALYTIC &&
+	    opt->model != SIM_MODEL_SAMPLED)
+		return dse_error_set(err, DSE_E_INPUT, "the search re-evaluates "
+			"with the analytic or the sampled model only");
+	front = alloc_front(opt);
 	st = front ? dse_stat_ok :
 		dse_error_set(err, DSE_E_NOMEM, "out of memory");
-	if (agree(st, comm, err) != dse_stat_ok) {
+	if (search__agree(st, comm, err) != dse_stat_ok) {
 		search_front_free(front);
 		return dse_stat_error;
 	}
 	/* Start the clock together, so the time measures the sweep. */
-	if (mpi_check(MPI_Barrier(comm), "MPI_Barrier", err)) {
+	if (search__mpi_check(MPI_Barrier(comm), "MPI_Barrier", err)) {
 		search_front_free(front);
 		return dse_stat_error;
 	}
 	run.t0 = omp_get_wtime();
 	run.next_report = run.t0 + opt->progress_interval;
 	st = sweep_rank(&run, front, &sum, &result->threads, err);
-	st = agree(st, comm, err);
+	st = search__agree(st, comm, err);
 	if (st == dse_stat_ok)
-		st = agree(gather_fronts(&run, front, comm, err), comm, err);
+		st = search__agree(gather_fronts(&run, front, comm, err), comm,
+			err);
 	if (st == dse_stat_ok)
-		st = agree(reduce_tally(&sum, comm, err), comm, err);
+		st = search__agree(reduce_tally(&sum, comm, err), comm, err);
 	if (st != dse_stat_ok) {
 		search_front_free(front);
 		return st;
@@ -385,10 +440,18 @@ dse_stat search_exhaustive(const search_space *space, const sim_model *model,
 		search_front_sort(front);
 		run.final_valid = sum.valid;
 		report(&run, search_front_size(front), 1);
-		result->front = front;
-	} else {
-		search_front_free(front);
 	}
+	if (opt->model == SIM_MODEL_SAMPLED) {
+		st = second_stage(&run, &front, result, comm, err);
+		if (st != dse_stat_ok) {
+			search_front_free(front);
+			return st;
+		}
+	}
+	if (run.rank == 0)
+		result->front = front;
+	else
+		search_front_free(front);
 	result->evaluated = sum.evaluated;
 	result->valid = sum.valid;
 	result->over_constraint = sum.over;

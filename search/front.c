@@ -5,7 +5,16 @@
  * a strict partial order, so the set of unbeaten points of any union of
  * partial fronts is the same however the union was split and merged: that
  * is what makes fronts identical for any number of ranks and threads.
+ *
+ * A band widens the rule: a beats b when a, with every objective worsened
+ * by the factor (1 + band), still beats b as above.  Worsening is monotone
+ * and never improves a value (metrics are never negative), so if a beats
+ * b and b beats c, a's worsened values are no better than b's, which are
+ * no better than b's worsened ones, which beat c: the relation stays a
+ * strict partial order, and everything said above about splits and merges
+ * holds for bands too.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +29,7 @@ struct search_front {
 	int n_obj;
 	int objectives[SEARCH_MAX_OBJECTIVES];
 	double sign[SEARCH_MAX_OBJECTIVES];	/* -1 for maximised metrics */
+	double widen;		/* 1 + band */
 	struct entry *e;
 	size_t n;
 	size_t cap;
@@ -27,15 +37,23 @@ struct search_front {
 
 search_front *search_front_alloc(int n_obj, const int *objectives)
 {
+	return search_front_alloc_band(n_obj, objectives, 0.0);
+}
+
+search_front *search_front_alloc_band(int n_obj, const int *objectives,
+	double band)
+{
 	search_front *front;
 	int i;
 
-	if (n_obj < 1 || n_obj > SEARCH_MAX_OBJECTIVES)
+	if (n_obj < 1 || n_obj > SEARCH_MAX_OBJECTIVES || !isfinite(band) ||
+	    band < 0)
 		return NULL;
 	front = calloc(1, sizeof(*front));
 	if (!front)
 		return NULL;
 	front->n_obj = n_obj;
+	front->widen = 1.0 + band;
 	for (i = 0; i < n_obj; i++) {
 		front->objectives[i] = objectives[i];
 		front->sign[i] = sim_metric_minimise(objectives[i]) ? 1 : -1;
@@ -52,16 +70,27 @@ search_front *search_front_free(search_front *front)
 	return NULL;
 }
 
+/* A sign-adjusted objective made worse by the factor "widen": minimised
+ * values (>= 0) grow, maximised ones (stored negated, <= 0) shrink towards
+ * zero, i.e. the metric is divided.
+ */
+static double worsen(double v, double widen)
+{
+	return v >= 0 ? v * widen : v / widen;
+}
+
 /* Whether (a, ia) beats (b, ib) under the rule in the file comment. */
-static int beats(int n_obj, const double *a, uint64_t ia, const double *b,
-	uint64_t ib)
+static int beats(const search_front *f, const double *a, uint64_t ia,
+	const double *b, uint64_t ib)
 {
 	int i, better = 0;
 
-	for (i = 0; i < n_obj; i++) {
-		if (a[i] > b[i])
+	for (i = 0; i < f->n_obj; i++) {
+		double av = f->widen == 1.0 ? a[i] : worsen(a[i], f->widen);
+
+		if (av > b[i])
 			return 0;
-		if (a[i] < b[i])
+		if (av < b[i])
 			better = 1;
 	}
 	return better || ia < ib;
@@ -73,11 +102,11 @@ static int add_entry(search_front *front, const double *obj,
 	size_t i, j;
 
 	for (i = 0; i < front->n; i++)
-		if (beats(front->n_obj, front->e[i].obj, front->e[i].p.index,
+		if (beats(front, front->e[i].obj, front->e[i].p.index,
 				obj, p->index))
 			return 0;
 	for (i = j = 0; i < front->n; i++) {
-		if (beats(front->n_obj, obj, p->index, front->e[i].obj,
+		if (beats(front, obj, p->index, front->e[i].obj,
 				front->e[i].p.index))
 			continue;
 		if (i != j)
@@ -164,4 +193,93 @@ size_t search_front_size(const search_front *front)
 const search_point *search_front_at(const search_front *front, size_t i)
 {
 	return &front->e[i].p;
+}
+
+/* How far entry e lies from the plain front "plain": the smallest factor f
+ * such that some front point, worsened by f, is no better than e in any
+ * objective.  Front points are at 1 (or below, on ties).
+ */
+static double distance(const search_front *band, const struct entry *e,
+	const search_front *plain)
+{
+	double best = INFINITY;
+	size_t j;
+	int i;
+
+	for (j = 0; j < plain->n; j++) {
+		double f = 1.0;
+
+		for (i = 0; i < band->n_obj; i++) {
+			double q = fabs(plain->e[j].obj[i]);
+			double p = fabs(e->obj[i]);
+			double r;
+
+			if (band->sign[i] > 0)
+				r = q > 0 ? p / q : (p > 0 ? INFINITY : 1.0);
+			else
+				r = p > 0 ? q / p : (q > 0 ? INFINITY : 1.0);
+			f = r > f ? r : f;
+		}
+		best = f < best ? f : best;
+	}
+	return best;
+}
+
+struct ranked {
+	double d;
+	struct entry e;
+};
+
+static int cmp_ranked(const void *va, const void *vb)
+{
+	const struct ranked *a = va, *b = vb;
+
+	if (a->d != b->d)
+		return a->d < b->d ? -1 : 1;
+	return (a->e.p.index > b->e.p.index) - (a->e.p.index < b->e.p.index);
+}
+
+int search__front_cut(search_front *band, size_t max, size_t *cut)
+{
+	search_front *plain;
+	struct ranked *r;
+	size_t i;
+
+	*cut = 0;
+	if (band->n <= max)
+		return 0;
+	plain = search_front_alloc(band->n_obj, band->objectives);
+	r = malloc(band->n * sizeof(*r));
+	if (!plain || !r) {
+		search_front_free(plain);
+		free(r);
+		return -1;
+	}
+	for (i = 0; i < band->n; i++)
+		if (add_entry(plain, band->e[i].obj, &band->e[i].p) < 0) {
+			search_front_free(plain);
+			free(r);
+			return -1;
+		}
+	for (i = 0; i < band->n; i++) {
+		r[i].e = band->e[i];
+		r[i].d = distance(band, &band->e[i], plain);
+	}
+	/* The closest points first, ties by index: a set that depends only
+	 * on the band, never on how it was computed.
+	 */
+	qsort(r, band->n, sizeof(*r), cmp_ranked);
+	for (i = 0; i < max; i++)
+		band->e[i] = r[i].e;
+	*cut = band->n - max;
+	band->n = max;
+	search_front_free(plain);
+	free(r);
+	search_front_sort(band);
+	return 0;
+}
+
+void search__front_clear(search_front *front)
+{
+	front->n = 0;
 }

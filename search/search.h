@@ -20,6 +20,7 @@
 #include <mpi.h>
 
 #include "dse/error.h"
+#include "sim/cycle.h"
 #include "sim/sim.h"
 
 #define SEARCH_MAX_KNOBS 32
@@ -57,6 +58,11 @@ typedef struct search_point {
 	uint64_t index;
 	int32_t knobs[SEARCH_MAX_KNOBS];
 	sim_metrics metrics;
+	int32_t model;		/* enum sim_model_kind of the metrics */
+	double cycles_low;	/* confidence interval of the cycles; both */
+	double cycles_high;	/* equal the cycles for the analytic model */
+	double sampled_fraction;	/* tiles simulated / tiles; 0 for
+					 * the analytic model */
 } search_point;
 
 /* A Pareto front over a set of objectives (all minimised after sign
@@ -64,6 +70,15 @@ typedef struct search_point {
  */
 typedef struct search_front search_front;
 search_front *search_front_alloc(int n_obj, const int *objectives);
+/* A front widened into an epsilon band: p is kept unless some q, with every
+ * objective of q made worse by the factor (1 + band) (multiplied for
+ * minimised metrics, divided for maximised ones), still beats p.  The
+ * relation is again a strict partial order, so bands merge as
+ * deterministically as fronts; band 0 is the plain front, and the band
+ * always contains the plain front.  NULL for a negative or non-finite band.
+ */
+search_front *search_front_alloc_band(int n_obj, const int *objectives,
+	double band);
 search_front *search_front_free(search_front *front);
 /* Offers a point; keeps it when nothing in the front beats it and drops
  * the points it beats.  Returns 1 when kept, 0 when dropped, -1 on memory
@@ -86,6 +101,9 @@ typedef struct search_constraint {
 } search_constraint;
 
 typedef struct search_progress {
+	int stage;		/* 1: the analytic sweep; 2: re-evaluating the
+				 * band with the sampled cycle model (then
+				 * evaluated/total count band points) */
 	uint64_t evaluated;	/* estimated over all ranks */
 	uint64_t valid;
 	uint64_t total;
@@ -105,7 +123,20 @@ typedef struct search_options {
 	double progress_interval;	/* seconds between progress calls */
 	search_progress_fn progress;	/* called on rank 0 only; may be NULL */
 	void *progress_user;
+	/* Two-stage evaluation.  With model SIM_MODEL_SAMPLED the sweep keeps
+	 * the analytic front and its epsilon band (see
+	 * search_front_alloc_band), cut to band_max points, re-evaluates
+	 * each with the sampled cycle model and rebuilds the front from
+	 * those numbers.  SIM_MODEL_ANALYTIC (0) is the one-stage search.
+	 */
+	int model;		/* enum sim_model_kind: analytic or sampled */
+	double band;		/* e.g. 0.1: within 10% of the front */
+	size_t band_max;	/* 0: SEARCH_DEFAULT_BAND_MAX */
+	uint64_t seed;		/* with the point index, the sample seed */
+	sim_cycle_opts cycle;	/* fifo depth, samples, ...; seed ignored */
 } search_options;
+
+#define SEARCH_DEFAULT_BAND_MAX 10000
 
 typedef struct search_result {
 	search_front *front;	/* the merged front on root, NULL elsewhere */
@@ -115,15 +146,31 @@ typedef struct search_result {
 	uint64_t over_constraint;	/* legal but over a constraint */
 	double seconds;		/* wall time of the search on root */
 	int threads;		/* OpenMP threads per rank */
+	/* Two-stage evaluation (zero for the analytic model). */
+	uint64_t band_points;	/* the band before the band_max cut */
+	uint64_t resimulated;	/* points run through the sampled model */
+	uint64_t band_cut;	/* band points band_max left out */
+	uint64_t resim_dropped;	/* illegal or over a constraint once
+				 * re-evaluated */
+	double resim_seconds;	/* wall time of the second stage */
 } search_result;
 
-/* Explores every point of "space" with the analytic model.  Collective over
+/* Explores every point of "space" with the analytic model, then, when
+ * opt->model is SIM_MODEL_SAMPLED, re-evaluates the band of the front with
+ * the sampled cycle model over every rank and thread.  Collective over
  * "comm": every rank must call it with the same space and options.  On
  * success the caller owns result->front (on root) and frees it with
- * search_front_free().
+ * search_front_free().  The front is the same for any number of ranks and
+ * threads.
  */
 dse_stat search_exhaustive(const search_space *space, const sim_model *model,
 	const search_options *opt, MPI_Comm comm, search_result *result,
 	dse_error *err);
+
+/* The seed of the sampled cycle model for the point of index "index" of
+ * a search seeded with "seed": a mix of both, so that the sample of a point
+ * does not depend on which rank or thread simulates it.
+ */
+uint64_t search_point_seed(uint64_t seed, uint64_t index);
 
 #endif

@@ -64,6 +64,7 @@ typedef struct sim__input {
 	int multicast;
 	int packed;
 	int interior;
+	int group;		/* its group in the template */
 } sim__input;
 
 /* Data written to DRAM: once per distinct output tile, that is once per
@@ -76,6 +77,7 @@ typedef struct sim__output {
 	unsigned loop_mask;
 	unsigned dir0_mask;
 	int interior;
+	int group;		/* its group in the template */
 } sim__output;
 
 /* A double-buffered local buffer: in every PE ("per_pe", interior I/O
@@ -96,6 +98,37 @@ typedef struct sim__buffer {
  * board and data type (read only when naming knobs and writing the
  * --sa-sizes string) last, so that the hot part shares few cache lines.
  */
+/* The tiling of one design point as sim_eval derives it, for the cycle
+ * simulator (cycle.c), which must build exactly the array the analytic
+ * model describes.  Fields as in model.c's own point structure.
+ */
+typedef struct sim__point {
+	int64_t t1[POLY_MAX_LOOPS], t2[POLY_MAX_LOOPS], lat[POLY_MAX_LOOPS];
+	int64_t pe[POLY_MAX_LOOPS], n[POLY_MAX_LOOPS];
+	int64_t p[POLY_MAX_SPACE];
+	int64_t s, n_pe, sum_p, max_p, per_l2;
+	int64_t comp;		/* cycles of one PE on one tile */
+	int64_t ii;
+	int net, db;
+} sim__point;
+
+/* Reads and checks a design point as sim_eval does; returns its status
+ * (SIM_OK or why it is illegal) and fills "p" for legal points.
+ */
+int sim__read_point(const sim_model *m, const int32_t *knobs, sim__point *p);
+
+/* The PE lines of a group whose zero-direction space loops are "dir0" and
+ * in "line" the tile of one line (model.c's line_tile).
+ */
+int64_t sim__line_tile(const sim_model *m, const sim__point *p,
+	unsigned dir0, const int64_t *tile, int64_t *line);
+
+/* The contiguous innermost run of a footprint over a tile, and the packing
+ * factor of a run under a cap (model.c's fp_run and pack).
+ */
+int64_t sim__footprint_run(const sim__footprint *fp, const int64_t *tile);
+int64_t sim__pack(int64_t run, int64_t cap);
+
 struct sim_model {
 	int n_knobs;
 	char knob_name[SIM_MAX_KNOBS][SIM__KNOB_NAME_LEN];

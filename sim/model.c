@@ -725,3 +725,61 @@ void sim_eval(const sim_model *model, const int32_t *knobs, sim_metrics *out)
 	out->pe_rows = (int32_t) p.p[0];
 	out->pe_cols = (int32_t) (model->n_space > 1 ? p.p[1] : 1);
 }
+
+int sim__read_point(const sim_model *m, const int32_t *knobs, sim__point *out)
+{
+	struct point p;
+	int st = read_point(m, knobs, &p), l;
+
+	memset(out, 0, sizeof(*out));
+	if (st != SIM_OK)
+		return st;
+	out->comp = compute_cycles(m, &p, &out->ii);
+	if (out->comp < 0)
+		return SIM_TOO_LARGE;
+	for (l = 0; l < POLY_MAX_LOOPS; l++) {
+		out->t1[l] = p.t1[l];
+		out->t2[l] = p.t2[l];
+		out->lat[l] = p.lat[l];
+		out->pe[l] = p.pe[l];
+		out->n[l] = p.n[l];
+	}
+	for (l = 0; l < POLY_MAX_SPACE; l++)
+		out->p[l] = l < m->n_space ? p.p[l] : 1;
+	out->s = p.s;
+	out->n_pe = p.n_pe;
+	out->sum_p = p.sum_p;
+	out->max_p = p.max_p;
+	out->per_l2 = p.per_l2;
+	out->net = p.net;
+	out->db = p.db;
+	return SIM_OK;
+}
+
+int64_t sim__line_tile(const sim_model *m, const sim__point *p,
+	unsigned dir0, const int64_t *tile, int64_t *line)
+{
+	int64_t lines = 1;
+	int s;
+
+	for (s = 0; s < POLY_MAX_LOOPS; s++)
+		line[s] = tile[s];
+	for (s = 0; s < m->n_space; s++)
+		if (dir0 >> s & 1u) {
+			int l = m->space_loop[s];
+
+			lines *= tile[l] / p->lat[l];
+			line[l] = p->lat[l];
+		}
+	return lines;
+}
+
+int64_t sim__footprint_run(const sim__footprint *fp, const int64_t *tile)
+{
+	return fp_run(fp, tile);
+}
+
+int64_t sim__pack(int64_t run, int64_t cap)
+{
+	return pack(run, cap);
+}

@@ -254,6 +254,7 @@ static void add_input(sim_model *m, const poly_group *gr)
 	in->interior = gr->type == POLY_IO_INTERIOR;
 	in->multicast = !in->interior;
 	in->packed = packed(m, gr);
+	in->group = (int) (gr - m->tmpl.group);
 }
 
 /* Sorts the groups that are not pruned by the roles they play.  An
@@ -286,6 +287,7 @@ static void classify_groups(sim_model *m)
 			o->loop_mask = access_loops(a, m->band);
 			o->dir0_mask = dir0_mask(m, gr);
 			o->interior = gr->type == POLY_IO_INTERIOR;
+			o->group = g;
 		}
 		if (gr->buffer_level == POLY_L1 || gr->buffer_level == POLY_L2)
 			add_buffer(m, gr);

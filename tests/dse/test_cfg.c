@@ -120,6 +120,17 @@ static const struct bad_case bad_cases[] = {
 	  "number out of range: 0.0 must be > 0" },
 	{ KERNEL "[platform]\nmhz = 1e999\n", 7, 7, "mhz",
 	  "number out of range" },
+	/* The two-stage search: the model is a name from its list, the
+	 * band's bound a positive count.
+	 */
+	{ KERNEL "[search]\nmodel = full\n", 7, 9, "model",
+	  "expected one of: analytic, sampled" },
+	{ KERNEL "[search]\nmodel = sampled\nband_max = 0\n", 8, 12,
+	  "band_max", "integer out of range: 0 must be >= 1" },
+	{ KERNEL "[search]\nsamples = -4\n", 7, 11, "samples",
+	  "integer out of range: -4 must be >= 1" },
+	{ KERNEL "[search]\nmodel = sampled, analytic\n", 7, 9, "model",
+	  "expected one of: analytic, sampled" },
 	{ KERNEL "dtype = fp64\n", 6, 9, "dtype",
 	  "value 'fp64' is not allowed; expected one of: fp32, fp16, int16, "
 	  "int8" },

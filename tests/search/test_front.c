@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "search/search.h"
+#include "search/search_private.h"
 
 /* A point given by (latency seconds, dsp, bram18k) and its index. */
 struct pt {
@@ -80,6 +81,22 @@ static void check_front(const struct front_case *c, const search_front *f)
 		assert_int_equal(search_front_at(f, i)->index, c->expect[i]);
 }
 
+/* The points of c added in order to a front of the given band. */
+static search_front *build(const struct front_case *c, double band)
+{
+	search_front *f = search_front_alloc_band(c->n_obj, c->obj, band);
+	int i;
+
+	assert_non_null(f);
+	for (i = 0; i < c->n; i++) {
+		search_point p = make_point(&c->pts[i]);
+
+		assert_true(search_front_add(f, &p) >= 0);
+	}
+	search_front_sort(f);
+	return f;
+}
+
 static void test_front_table(void **state)
 {
 	size_t t;
@@ -87,51 +104,136 @@ static void test_front_table(void **state)
 	(void) state;
 	for (t = 0; t < sizeof(front_cases) / sizeof(front_cases[0]); t++) {
 		const struct front_case *c = &front_cases[t];
-		search_front *f = search_front_alloc(c->n_obj, c->obj);
-		int i;
+		search_front *f = build(c, 0.0);
 
 		print_message("case: %s\n", c->what);
-		for (i = 0; i < c->n; i++) {
-			search_point p = make_point(&c->pts[i]);
-
-			assert_true(search_front_add(f, &p) >= 0);
-		}
-		search_front_sort(f);
 		check_front(c, f);
 		search_front_free(f);
 	}
 }
 
-/* Any split of the points into two fronts, merged, gives the same front
- * as adding them all to one, whatever the insertion order.
+/* Epsilon bands: which points lie within (1 + band) of the front. */
+struct band_case {
+	double band;
+	struct front_case c;
+};
+
+static const struct band_case band_cases[] = {
+	{ 0.1, { "within 10% in both objectives kept, beyond dropped", 2,
+	  { SIM_M_LATENCY, SIM_M_DSP }, 7,
+	  { { 0, 1.0, 100, 0 }, { 1, 1.05, 100, 0 }, { 2, 1.2, 100, 0 },
+	    { 3, 1.2, 120, 0 }, { 4, 2.0, 50, 0 }, { 5, 2.1, 54, 0 },
+	    { 6, 2.3, 56, 0 } },
+	  5, { 0, 1, 2, 4, 5 } } },
+	{ 0.0, { "band 0 is the plain front", 2,
+	  { SIM_M_LATENCY, SIM_M_DSP }, 7,
+	  { { 0, 1.0, 100, 0 }, { 1, 1.05, 100, 0 }, { 2, 1.2, 100, 0 },
+	    { 3, 1.2, 120, 0 }, { 4, 2.0, 50, 0 }, { 5, 2.1, 54, 0 },
+	    { 6, 2.3, 56, 0 } },
+	  2, { 0, 4 } } },
+	{ 0.25, { "a maximised objective is divided", 2,
+	  { SIM_M_GOPS, SIM_M_DSP }, 3,
+	  { { 1, 1.0, 10, 0 }, { 2, 1.2, 10, 0 }, { 3, 1.3, 13, 0 } },
+	  2, { 1, 2 } } },
+	{ 0.1, { "equal points are all within the band", 2,
+	  { SIM_M_LATENCY, SIM_M_DSP }, 3,
+	  { { 5, 1.0, 10, 0 }, { 3, 1.0, 10, 0 }, { 8, 1.5, 20, 0 } },
+	  2, { 3, 5 } } },
+	{ 0.1, { "a zero objective stays zero when widened", 3,
+	  { SIM_M_LATENCY, SIM_M_DSP, SIM_M_BRAM18K }, 4,
+	  { { 1, 1.0, 10, 0 }, { 2, 1.05, 10, 0 }, { 3, 2.0, 20, 0 },
+	    { 4, 1.2, 12, 1 } },
+	  2, { 1, 2 } } },
+};
+#define N_BAND_CASES (sizeof(band_cases) / sizeof(band_cases[0]))
+
+static void test_band_table(void **state)
+{
+	size_t t;
+
+	(void) state;
+	for (t = 0; t < N_BAND_CASES; t++) {
+		search_front *f = build(&band_cases[t].c, band_cases[t].band);
+
+		print_message("band case: %s\n", band_cases[t].c.what);
+		check_front(&band_cases[t].c, f);
+		search_front_free(f);
+	}
+	assert_null(search_front_alloc_band(2, band_cases[0].c.obj, -0.1));
+}
+
+/* band_max keeps the points closest to the plain front: in the first
+ * band case the front (0, 4) is at 1, point 1 at 1.05, 5 at 1.08 (its
+ * dsp), 2 at 1.2.
  */
+static void test_band_cut(void **state)
+{
+	static const struct {
+		size_t max;
+		size_t cut;
+		int n;
+		uint64_t keep[5];
+	} cuts[] = {
+		{ 10, 0, 5, { 0, 1, 2, 4, 5 } },
+		{ 5, 0, 5, { 0, 1, 2, 4, 5 } },
+		{ 4, 1, 4, { 0, 1, 4, 5 } },
+		{ 3, 2, 3, { 0, 1, 4 } },
+		{ 2, 3, 2, { 0, 4 } },
+		{ 1, 4, 1, { 0 } },
+	};
+	size_t t, cut;
+	int i;
+
+	(void) state;
+	for (t = 0; t < sizeof(cuts) / sizeof(cuts[0]); t++) {
+		search_front *f = build(&band_cases[0].c, band_cases[0].band);
+
+		assert_int_equal(search__front_cut(f, cuts[t].max, &cut), 0);
+		assert_int_equal(cut, cuts[t].cut);
+		assert_int_equal(search_front_size(f), cuts[t].n);
+		for (i = 0; i < cuts[t].n; i++)
+			assert_int_equal(search_front_at(f, i)->index,
+				cuts[t].keep[i]);
+		search_front_free(f);
+	}
+}
+
+/* Any split of the points into two fronts (or bands), merged, gives the
+ * same set as adding them all to one, whatever the insertion order.
+ */
+static void split_merge(const struct front_case *c, double band)
+{
+	unsigned mask;
+
+	for (mask = 0; mask < (1u << c->n); mask++) {
+		search_front *a = search_front_alloc_band(c->n_obj, c->obj,
+			band);
+		search_front *b = search_front_alloc_band(c->n_obj, c->obj,
+			band);
+		int i;
+
+		for (i = c->n - 1; i >= 0; i--) {
+			search_point p = make_point(&c->pts[i]);
+
+			search_front_add(mask >> i & 1 ? a : b, &p);
+		}
+		assert_int_equal(search_front_merge(b, a, NULL), dse_stat_ok);
+		search_front_sort(b);
+		check_front(c, b);
+		search_front_free(a);
+		search_front_free(b);
+	}
+}
+
 static void test_front_split_merge(void **state)
 {
 	size_t t;
 
 	(void) state;
-	for (t = 0; t < sizeof(front_cases) / sizeof(front_cases[0]); t++) {
-		const struct front_case *c = &front_cases[t];
-		unsigned mask;
-
-		for (mask = 0; mask < (1u << c->n); mask++) {
-			search_front *a = search_front_alloc(c->n_obj, c->obj);
-			search_front *b = search_front_alloc(c->n_obj, c->obj);
-			int i;
-
-			for (i = c->n - 1; i >= 0; i--) {
-				search_point p = make_point(&c->pts[i]);
-
-				search_front_add(mask >> i & 1 ? a : b, &p);
-			}
-			assert_int_equal(search_front_merge(b, a, NULL),
-				dse_stat_ok);
-			search_front_sort(b);
-			check_front(c, b);
-			search_front_free(a);
-			search_front_free(b);
-		}
-	}
+	for (t = 0; t < sizeof(front_cases) / sizeof(front_cases[0]); t++)
+		split_merge(&front_cases[t], 0.0);
+	for (t = 0; t < N_BAND_CASES; t++)
+		split_merge(&band_cases[t].c, band_cases[t].band);
 }
 
 struct space_case {
@@ -209,6 +311,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_front_table),
 		cmocka_unit_test(test_front_split_merge),
+		cmocka_unit_test(test_band_table),
+		cmocka_unit_test(test_band_cut),
 		cmocka_unit_test(test_space_decode),
 		cmocka_unit_test(test_space_errors),
 	};

@@ -1,0 +1,222 @@
+/* "dse simulate": one design, given in AutoSA's --sa-sizes syntax, run
+ * through the full cycle simulation, the sampled cycle model or the
+ * analytic model, with what only a simulation shows: the confidence
+ * interval of a sampled estimate, utilisation, achieved DRAM bandwidth
+ * and the busy and stall cycles of every module class.
+ *
+ * The design is built exactly as "dse eval" builds it (dse_design_build),
+ * so the two commands always agree on which design a string names.  Only
+ * rank 0 simulates and prints; the other ranks learn the outcome.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ctx.h"
+
+/* What rank 0 simulated. */
+struct run {
+	dse_design d;
+	sim_cycle_opts co;
+	sim_cycle_report rep;
+	double seconds;		/* wall time of the simulation */
+};
+
+static const char *mode_title(int mode)
+{
+	switch (mode) {
+	case SIM_MODEL_FULL: return "full cycle simulation";
+	case SIM_MODEL_SAMPLED: return "sampled cycle model";
+	default: return "analytic model";
+	}
+}
+
+/* The cycles, with the interval and the tiles simulated when sampled. */
+static void print_cycles(const struct run *r, FILE *out)
+{
+	const sim_cycle_report *rep = &r->rep;
+	double conf = r->co.confidence > 0 ? r->co.confidence : 0.95;
+
+	fprintf(out, "  %-14s %llu cycles\n", "cycles",
+		(unsigned long long) rep->metrics.cycles);
+	if (rep->model == SIM_MODEL_SAMPLED)
+		fprintf(out, "  %-14s %.0f .. %.0f cycles (%.0f%% "
+			"confidence)\n", "interval", rep->cycles_low, rep->cycles_high,
+			100.0 * conf);
+	if (rep->model != SIM_MODEL_ANALYTIC)
+		fprintf(out, "  %-14s %llu of %llu simulated (%.4g%%)\n",
+			"tiles",
+			(unsigned long long) rep->tiles_simulated,
+			(unsigned long long) rep->tiles, 100.0 * rep->fraction);
+}
+
+/* The module classes: busy and stall cycles per module of the class. */
+static void print_modules(const sim_cycle_report *rep, FILE *out)
+{
+	int i;
+
+	if (rep->n_modules <= 0)
+		return;
+	fprintf(out, "  %-20s %7s %14s %14s %14s\n", "module", "count",
+		"busy", "stall_in", "stall_out");
+	for (i = 0; i < rep->n_modules && i < SIM_MAX_MODULES; i++) {
+		const sim_module_stat *m = &rep->module[i];
+
+		fprintf(out, "  %-20.*s %7d %14llu %14llu %14llu\n",
+			SIM_MODULE_NAME_LEN, m->name, m->count,
+			(unsigned long long) m->busy,
+			(unsigned long long) m->stall_in,
+			(unsigned long long) m->stall_out);
+	}
+}
+
+static void print_text(const dse_ctx *ctx, const dse_simulate_opts *opts,
+	const struct run *r, FILE *out)
+{
+	const sim_metrics *m = &r->rep.metrics;
+
+	fprintf(out, "dse simulate: %s on %s, %s, space_time[%d], %s\n",
+		r->d.tmpl.kernel, ctx->board.name, ctx->dtype->name,
+		r->d.tmpl.space_time, mode_title(opts->mode));
+	fprintf(out, "  %-14s %s\n", "design", r->d.sa);
+	fprintf(out, "  %-14s %s, double buffering %s\n", "I/O network",
+		dse_net_name(r->d.io_network), r->d.double_buffer ?
+		"on" : "off");
+	if (m->status != SIM_OK) {
+		fprintf(out, "  %-14s illegal: %s\n", "status",
+			sim_status_name(m->status));
+		return;
+	}
+	fprintf(out, "  %-14s legal\n", "status");
+	print_cycles(r, out);
+	fprintf(out, "  %-14s %.6g ms\n", "latency", m->latency_s * 1e3);
+	fprintf(out, "  %-14s %.2f %s\n", "throughput", m->gops,
+		ctx->dtype->is_float ? "GFLOP/s" : "GOP/s");
+	fprintf(out, "  %-14s %d x %d (%lld PEs)\n", "PE array", m->pe_rows,
+		m->pe_cols, (long long) m->n_pe);
+	fprintf(out, "  %-14s %.1f%%\n", "PE utilisation",
+		100.0 * r->rep.pe_utilisation);
+	fprintf(out, "  %-14s %.3f GB/s (%.1f%% of %.1f GB/s)\n",
+		"DRAM bandwidth", r->rep.dram_gbps, ctx->board.dram_gbps > 0 ?
+		100.0 * r->rep.dram_gbps / ctx->board.dram_gbps : 0.0,
+		ctx->board.dram_gbps);
+	dse_resource_line(out, ctx, "DSP", SIM_M_DSP, m->dsp);
+	dse_resource_line(out, ctx, "BRAM18K", SIM_M_BRAM18K, m->bram18k);
+	fprintf(out, "  %-14s %.3f s, %.3g PE-cycles/s\n", "simulated in",
+		r->seconds, r->seconds > 0 ?
+		(double) r->rep.pe_cycles / r->seconds : 0.0);
+	print_modules(&r->rep, out);
+}
+
+static void json_modules(const sim_cycle_report *rep, FILE *out)
+{
+	int i;
+
+	fputs(",\"modules\":[", out);
+	for (i = 0; i < rep->n_modules && i < SIM_MAX_MODULES; i++) {
+		const sim_module_stat *m = &rep->module[i];
+		char name[SIM_MODULE_NAME_LEN + 1];
+
+		snprintf(name, sizeof(name), "%.*s", SIM_MODULE_NAME_LEN,
+			m->name);
+		fputs(i ? ",{" : "{", out);
+		/* dse_json_str starts with a comma: open with the count. */
+		fprintf(out, "\"count\":%d", m->count);
+		dse_json_str(out, "name", name);
+		dse_json_i64(out, "busy", (long long) m->busy);
+		dse_json_i64(out, "stall_in", (long long) m->stall_in);
+		dse_json_i64(out, "stall_out", (long long) m->stall_out);
+		fputc('}', out);
+	}
+	fputc(']', out);
+}
+
+static void print_json(const dse_ctx *ctx, const dse_simulate_opts *opts,
+	const struct run *r, FILE *out)
+{
+	const sim_cycle_report *rep = &r->rep;
+	const sim_metrics *m = &rep->metrics;
+
+	fprintf(out, "{\"space_time\":%d", r->d.tmpl.space_time);
+	dse_json_str(out, "kernel", r->d.tmpl.kernel);
+	dse_json_str(out, "board", ctx->board.name);
+	dse_json_str(out, "sa_sizes", r->d.sa);
+	dse_json_str(out, "io_network", dse_net_name(r->d.io_network));
+	dse_json_i64(out, "double_buffer", r->d.double_buffer);
+	dse_json_str(out, "mode", sim_model_kind_name(opts->mode));
+	dse_json_str(out, "model", sim_model_kind_name(rep->model));
+	dse_json_str(out, "status", m->status == SIM_OK ? "ok" :
+		sim_status_name(m->status));
+	dse_json_i64(out, "status_code", m->status);
+	dse_json_i64(out, "seed", (long long) r->co.seed);
+	dse_json_i64(out, "cycles", (long long) m->cycles);
+	dse_json_f64(out, "cycles_low", rep->cycles_low);
+	dse_json_f64(out, "cycles_high", rep->cycles_high);
+	dse_json_i64(out, "tiles", (long long) rep->tiles);
+	dse_json_i64(out, "tiles_simulated", (long long) rep->tiles_simulated);
+	dse_json_f64(out, "fraction", rep->fraction);
+	dse_json_f64(out, "latency_s", m->latency_s);
+	dse_json_f64(out, "gops", m->gops);
+	dse_json_f64(out, "mhz", m->mhz);
+	dse_json_f64(out, "pe_utilisation", rep->pe_utilisation);
+	dse_json_f64(out, "dram_gbps", rep->dram_gbps);
+	dse_json_i64(out, "pe_cycles", (long long) rep->pe_cycles);
+	dse_json_f64(out, "seconds", r->seconds);
+	dse_json_i64(out, "n_pe", m->n_pe);
+	dse_json_i64(out, "pe_rows", m->pe_rows);
+	dse_json_i64(out, "pe_cols", m->pe_cols);
+	dse_json_i64(out, "dsp", m->dsp);
+	dse_json_i64(out, "bram18k", m->bram18k);
+	dse_json_i64(out, "uram", m->uram);
+	dse_json_i64(out, "offchip_bytes", m->offchip_bytes);
+	dse_json_f64(out, "energy", m->energy_j);
+	dse_json_board(out, ctx, m);
+	json_modules(rep, out);
+	fputs("}\n", out);
+}
+
+/* Rank 0's part.  As in "dse eval", an illegal design is printed, then
+ * reported as a runtime error.
+ */
+static dse_stat simulate_root(const dse_ctx *ctx,
+	const dse_simulate_opts *opts, dse_error *err)
+{
+	struct run r;
+	dse_stat st;
+	double t0;
+
+	memset(&r, 0, sizeof(r));
+	st = dse_design_build(ctx, opts->sa_sizes, opts->io_network,
+		opts->double_buffer, &r.d, err);
+	r.co.fifo_depth = opts->fifo_depth;
+	r.co.samples = opts->samples;
+	r.co.seed = (uint64_t) (opts->seed >= 0 ? opts->seed : ctx->seed);
+	t0 = MPI_Wtime();
+	if (st == dse_stat_ok)
+		st = sim_simulate(r.d.model, r.d.knobs, opts->mode, &r.co,
+			&r.rep, err);
+	r.seconds = MPI_Wtime() - t0;
+	if (st == dse_stat_ok) {
+		if (opts->json)
+			print_json(ctx, opts, &r, stdout);
+		else
+			print_text(ctx, opts, &r, stdout);
+		if (fflush(stdout) != 0 || ferror(stdout))
+			st = dse_error_set(err, DSE_E_IO, "cannot write the "
+				"simulation to standard output");
+	}
+	if (st == dse_stat_ok && r.rep.metrics.status != SIM_OK)
+		st = dse_error_set(err, DSE_E_RUNTIME, "illegal design %s: %s",
+			r.d.sa, sim_status_name(r.rep.metrics.status));
+	dse_design_clear(&r.d);
+	return st;
+}
+
+dse_stat dse_simulate(const dse_ctx *ctx, const dse_simulate_opts *opts,
+	dse_error *err)
+{
+	dse_stat st = dse_stat_ok;
+
+	if (ctx->rank == 0)
+		st = simulate_root(ctx, opts, err);
+	return dse_root_verdict(ctx, st, err);
+}

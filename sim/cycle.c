@@ -1,0 +1,784 @@
+/* sim: the cycle-level simulator of a generated systolic array.
+ *
+ * The simulated array is the one the analytic model (model.c) describes
+ * for a design point: the same tiles, PEs, PE lines, packing and network.
+ * What is simulated, and at which grain:
+ *
+ * - DRAM is one channel of the board's bandwidth (bytes per cycle, a
+ *   fraction) shared by every port.  Each load or drain transfer is cut
+ *   into bursts of "burst_bytes"; the bursts of the input groups of a tile
+ *   are granted round-robin, first come first served with the drains.  A
+ *   beat of a burst arrives "dram_latency" cycles after its burst was
+ *   granted plus its share of the burst's transfer time, and a port takes
+ *   at most one beat a cycle.  Padded tiles read only their real data.
+ * - Every input group has an L3 module (its port) and, on the daisy chain,
+ *   one L2 module per PE line, in a chain: the L3 module sends the tile
+ *   line by line, every L2 module keeps its own line's beats (one cycle
+ *   each, into its ping-pong buffer) and forwards the others (one cycle
+ *   each) through a FIFO of "fifo_depth" beats.  Every beat is simulated
+ *   through every hop with the departure-time recurrence of a tandem of
+ *   queues with blocking: a module finishes a beat one cycle after both
+ *   the beat arrived and it finished the previous one, and may not push
+ *   the beat while the FIFO ahead holds "fifo_depth" beats the next module
+ *   has not started on.  This is exactly what a cycle-by-cycle run of the
+ *   same modules gives, without ticking idle cycles.
+ * - On the multicast crossbar every group's L3 module feeds one shared
+ *   crossbar that takes a beat a cycle and delivers it after
+ *   arch_multicast_levels() cycles to all its targets; unicast transfers
+ *   (interior groups) and multicast ones are never in flight together: a
+ *   change of mode waits for the crossbar to drain and costs
+ *   arch_multicast_switch() cycles.
+ * - The PEs of the array are identical and receive the same amount of
+ *   data per tile, so they run in lock step: PE (r, c) is PE (0, 0)
+ *   delayed by r + c cycles (the wavefront).  PE (0, 0) is simulated tile
+ *   by tile: it starts a tile when the tile's inputs are in every line
+ *   buffer, it has finished the previous tile, and the output buffer the
+ *   tile accumulates into has been drained; it then takes max(compute,
+ *   feed) cycles, compute being the tile's iterations S at a time at the
+ *   initiation interval, feed the words its line's I/O module sends it.
+ *   The results of a tile are final the accumulation latency after the
+ *   last PE issued its last operation.
+ * - Double buffering gives two buffers per line and per PE accumulator:
+ *   the load of tile t+1 may start when tile t-1 has been computed, and
+ *   an output tile may start once the drain of the output tile two before
+ *   it has finished.  Without it there is one of each and every step
+ *   waits for the one before.
+ * - Each output group has a drain module: when the last tile of an output
+ *   tile has been computed, its words leave through the chain of PE rows
+ *   (a beat a cycle after crossing the rows) and go to DRAM in bursts.
+ *
+ * The simulation runs over a window of consecutive tiles from a cold
+ * array (every module idle at cycle 0); the full simulation is the window
+ * of all tiles, and the sampled model (cycle_sample.c) runs short windows.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cycle_internal.h"
+
+static const char *const kind_names[SIM_N_MODEL_KINDS] = {
+	"analytic", "sampled", "full"
+};
+
+const char *sim_model_kind_name(int kind)
+{
+	return kind >= 0 && kind < SIM_N_MODEL_KINDS ? kind_names[kind] : NULL;
+}
+
+int sim_model_kind_find(const char *name)
+{
+	int k;
+
+	for (k = 0; name && k < SIM_N_MODEL_KINDS; k++)
+		if (!strcmp(name, kind_names[k]))
+			return k;
+	return -1;
+}
+
+static inline int64_t max64(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
+}
+
+static inline double maxd(double a, double b)
+{
+	return a > b ? a : b;
+}
+
+/* The first whole cycle at or after a time: a value an epsilon above an
+ * integer is that integer, so that sums of exact fractions stay exact.
+ */
+static inline int64_t cycle_at(double t)
+{
+	return (int64_t) ceil(t - 1e-6);
+}
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+	return (a + b - 1) / b;
+}
+
+/* Beats of one burst: the burst's bytes over the bytes of a beat. */
+static int64_t burst_beats(const sim_cycle_opts *o, const sim_model *m,
+	int64_t pk)
+{
+	double beat = (double) pk * m->bytes;
+	int64_t b = o->burst_bytes > 0 ? (int64_t) (o->burst_bytes / beat) :
+		(int64_t) (16.0 * (double) m->port_words * m->bytes / beat);
+
+	return b < 1 ? 1 : b;
+}
+
+/* An input group on this point: the chain beats per line and tile, the
+ * DRAM bytes of a full tile, the beats of a burst.
+ */
+static void setup_input(struct cyc *c, int g)
+{
+	const sim_model *m = c->m;
+	const sim__point *p = &c->p;
+	const sim__input *in = &m->in[g];
+	struct cyc_in *ci = &c->in[g];
+	int64_t lt[POLY_MAX_LOOPS], dt[POLY_MAX_LOOPS], w_line, words, pk;
+	const int64_t *tile = m->l2 ? p->t2 : p->t1;
+
+	ci->xbar = p->net == SIM_NET_MULTICAST;
+	ci->mc = ci->xbar && in->multicast;
+	ci->lines = sim__line_tile(m, p, in->dir0_mask, p->t1, lt);
+	w_line = sim__footprint_words(&in->fp, lt);
+	if (ci->mc) {
+		words = sim__footprint_words(&in->fp, tile);
+		pk = sim__pack(sim__footprint_run(&in->fp, p->t1),
+			m->port_words);
+		ci->bl = ceil_div(sim__footprint_words(&in->fp, p->t1), pk);
+		ci->chain = 1;
+	} else {
+		int64_t strips = sim__line_tile(m, p, in->dir0_mask, tile,
+			dt);
+
+		words = strips * sim__footprint_words(&in->fp, dt);
+		pk = sim__pack(sim__footprint_run(&in->fp, lt), m->port_words);
+		ci->bl = ceil_div(w_line, pk);
+		ci->chain = ci->xbar ? 1 : ci->lines;
+	}
+	ci->beats = ci->mc ? ci->bl : ci->lines * ci->bl;
+	ci->bytes = (double) words * m->bytes / (double) p->per_l2;
+	ci->fp_full = (double) sim__footprint_words(&in->fp, p->t1);
+	ci->bb = burst_beats(&c->o, m, pk);
+	ci->feed = ceil_div(w_line, in->packed ? p->s :
+		sim__pack(sim__footprint_run(&in->fp, p->pe), p->s));
+}
+
+static void setup_output(struct cyc *c, int g)
+{
+	const sim_model *m = c->m;
+	const sim__output *o = &m->out[g];
+	struct cyc_out *co = &c->out[g];
+	int64_t words = sim__footprint_words(&o->fp, c->p.t1);
+	int64_t pk = sim__pack(sim__footprint_run(&o->fp, c->p.t1),
+		m->port_words);
+
+	co->beats = ceil_div(words, pk);
+	co->bytes = (double) words * m->bytes;
+	co->fp_full = (double) words;
+	co->bb = burst_beats(&c->o, m, pk);
+}
+
+/* Fills the point-dependent constants and allocates the per-beat state.
+ * Returns 0 when out of memory.
+ */
+int sim__cyc_init(struct cyc *c, const sim_model *m, const sim__point *p,
+	const sim_cycle_opts *opt, double hz)
+{
+	int64_t max_chain = 1, max_bursts = 1, feed = 0;
+	int g, l;
+
+	memset(c, 0, sizeof(*c));
+	c->m = m;
+	c->p = *p;
+	if (opt)
+		c->o = *opt;
+	c->depth = c->o.fifo_depth > 0 ? c->o.fifo_depth : 2;
+	c->bpc = m->bytes_per_s / hz;
+	c->lat = m->dram_latency;
+	c->levels = arch_multicast_levels(p->n_pe);
+	c->sw = arch_multicast_switch(p->n_pe);
+	c->skew = p->sum_p - m->n_space;
+	c->pipe = m->acc_latency;
+	c->rows = p->p[0];
+	c->n_in = m->n_in;
+	c->n_out = m->n_out;
+	for (g = 0; g < m->n_in; g++) {
+		setup_input(c, g);
+		max_chain = max64(max_chain, c->in[g].chain);
+		max_bursts = max64(max_bursts,
+			ceil_div(c->in[g].beats, c->in[g].bb));
+		feed = max64(feed, c->in[g].feed);
+	}
+	for (g = 0; g < m->n_out; g++)
+		setup_output(c, g);
+	c->step = max64(p->comp, feed);
+	c->n_tiles = 1;
+	for (l = 0; l < m->band; l++)
+		c->n_tiles *= p->n[l];
+	c->stride = (size_t) (c->depth + 1);
+	c->n_stage = (size_t) max_chain + 1;
+	c->ring = malloc(sizeof(int64_t) * (size_t) m->n_in * c->n_stage *
+		c->stride + 1);
+	c->last = malloc(sizeof(int64_t) * (size_t) m->n_in * c->n_stage + 1);
+	c->stat = calloc((size_t) m->n_in * c->n_stage + 1,
+		sizeof(struct cyc_stat));
+	c->max_bursts = (size_t) max_bursts;
+	c->grant = malloc(sizeof(double) * (size_t) (m->n_in + 1) *
+		c->max_bursts);
+	return c->ring && c->last && c->stat && c->grant;
+}
+
+void sim__cyc_fini(struct cyc *c)
+{
+	free(c->ring);
+	free(c->last);
+	free(c->stat);
+	free(c->grant);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Resets the dynamic state: a cold array at cycle 0. */
+static void cyc_reset(struct cyc *c)
+{
+	size_t n = (size_t) c->n_in * c->n_stage;
+
+	memset(c->last, 0, sizeof(int64_t) * n);
+	memset(c->stat, 0, sizeof(struct cyc_stat) * n);
+	memset(&c->run, 0, sizeof(c->run));
+}
+
+/* The tile's multi-index (loop 0 outermost) from its number. */
+static void tile_index(const struct cyc *c, uint64_t t, int64_t *idx)
+{
+	int l;
+
+	for (l = c->m->band - 1; l >= 0; l--) {
+		idx[l] = (int64_t) (t % (uint64_t) c->p.n[l]);
+		t /= (uint64_t) c->p.n[l];
+	}
+}
+
+/* The real (unpadded) size of a tile along each band loop; 0 for a tile
+ * wholly in the padding.  With a second tiling level the L1 tiles of an
+ * L2 tile are consecutive along each loop.
+ */
+void sim__cyc_clip(const struct cyc *c, const int64_t *idx, int64_t *clip)
+{
+	const sim_model *m = c->m;
+	int l;
+
+	for (l = 0; l < POLY_MAX_LOOPS; l++)
+		clip[l] = c->p.t1[l];
+	for (l = 0; l < m->band; l++) {
+		int64_t r = c->p.t2[l] / c->p.t1[l], org;
+
+		org = m->l2 ? idx[l] / r * c->p.t2[l] + idx[l] % r *
+			c->p.t1[l] : idx[l] * c->p.t1[l];
+		clip[l] = m->extent[l] - org;
+		clip[l] = clip[l] < 0 ? 0 : clip[l] > c->p.t1[l] ?
+			c->p.t1[l] : clip[l];
+	}
+}
+
+/* The share of a full tile's footprint that a clipped tile really reads. */
+static double clip_ratio(const struct cyc *c, const sim__footprint *fp,
+	const int64_t *clip, double full)
+{
+	int l;
+
+	for (l = 0; l < c->m->band; l++)
+		if (clip[l] == 0)
+			return 0.0;
+	return (double) sim__footprint_words(fp, clip) / full;
+}
+
+/* Grants one burst of "b" bytes on the DRAM channel at "t". */
+static double grant(struct cyc *c, double t, double b)
+{
+	c->run.ch_free = t + b / c->bpc;
+	c->run.ch_busy += b / c->bpc;
+	c->run.bytes += b;
+	return t;
+}
+
+/* When the next burst of pending drain g is ready: a burst leaves once
+ * its last beat has crossed the PE rows.
+ */
+static int64_t drain_ready(const struct cyc *c, int g)
+{
+	const struct cyc_drain *d = &c->run.drain[g];
+	int64_t n = c->out[g].beats - d->k;
+
+	n = n < c->out[g].bb ? n : c->out[g].bb;
+	return d->ds + c->rows + d->k + n;
+}
+
+/* Grants the next burst of pending drain g at "t"; completes the drain
+ * after its last burst.
+ */
+static void drain_burst(struct cyc *c, int g, double t)
+{
+	struct cyc_drain *d = &c->run.drain[g];
+	const struct cyc_out *co = &c->out[g];
+	int64_t n = co->beats - d->k < co->bb ? co->beats - d->k : co->bb;
+
+	grant(c, t, d->bytes * (double) n / (double) co->beats);
+	d->k += n;
+	if (d->k < co->beats)
+		return;
+	d->pending = 0;
+	d->end = max64(d->ds + c->rows + co->beats, cycle_at(c->run.ch_free));
+	c->out_stat[g].stall_out += (uint64_t) (d->end - d->ds - c->rows -
+		co->beats);
+	c->run.d_free[g] = d->end;
+	c->run.d_end[g][d->oc % 2] = d->end;
+	c->run.end = max64(c->run.end, d->end);
+}
+
+/* Grants every burst of the pending drains, in turn, with nothing else
+ * asking for the channel.
+ */
+static void flush_drains(struct cyc *c)
+{
+	int g;
+
+	for (g = 0; g < c->n_out; g++)
+		while (c->run.drain[g].pending)
+			drain_burst(c, g, maxd(c->run.ch_free,
+				(double) drain_ready(c, g)));
+}
+
+/* The DRAM arbiter for the loads of one tile: the ports that have a burst
+ * ready when the channel is free take turns (round-robin), the L3 modules
+ * (which ask for all their bursts at start[g]) and the pending drains;
+ * when none is ready the channel idles until the first is.  Returns when
+ * every load burst is granted; drains may stay pending.
+ */
+static void arbitrate(struct cyc *c, const int64_t *start,
+	const double *bytes)
+{
+	int64_t next[POLY_MAX_GROUPS] = { 0 }, left = 0;
+	int ports = c->n_in + c->n_out, rr = 0, g;
+
+	for (g = 0; g < c->n_in; g++)
+		left += ceil_div(c->in[g].beats, c->in[g].bb);
+	while (left > 0) {
+		double now = c->run.ch_free, soon = 1e300;
+		int i, pick = -1;
+
+		for (i = 0; i < ports && pick < 0; i++) {
+			int q = (rr + i) % ports;
+			double r;
+
+			if (q < c->n_in) {
+				if (next[q] * c->in[q].bb >= c->in[q].beats)
+					continue;
+				r = (double) start[q];
+			} else {
+				if (!c->run.drain[q - c->n_in].pending)
+					continue;
+				r = (double) drain_ready(c, q - c->n_in);
+			}
+			if (r <= now)
+				pick = q;
+			soon = r < soon ? r : soon;
+		}
+		if (pick < 0) {
+			c->run.ch_free = soon;
+			continue;
+		}
+		rr = pick + 1;
+		if (pick >= c->n_in) {
+			drain_burst(c, pick - c->n_in, now);
+			continue;
+		}
+		{
+			const struct cyc_in *ci = &c->in[pick];
+			int64_t first = next[pick] * ci->bb;
+			int64_t n = ci->beats - first < ci->bb ?
+				ci->beats - first : ci->bb;
+
+			c->grant[(size_t) pick * c->max_bursts +
+				(size_t) next[pick]++] = grant(c, now,
+				bytes[pick] * (double) n / (double) ci->beats);
+			left--;
+		}
+	}
+}
+
+/* The beats of one group's tile through its L3 module and daisy chain.
+ * Returns when the last line buffer holds its last beat.
+ */
+static int64_t chain_tile(struct cyc *c, int g, int64_t start, double bytes)
+{
+	struct cyc_in *ci = &c->in[g];
+	size_t st = c->stride, base = (size_t) g * c->n_stage;
+	int64_t *ring = c->ring + base * st, *last = c->last + base;
+	struct cyc_stat *stat = c->stat + base;
+	const double *grant = c->grant + (size_t) g * c->max_bursts;
+	double share = bytes / (double) ci->beats / c->bpc;
+	int64_t a = start, end = 0, k, d = c->depth, sst = (int64_t) st;
+
+	for (k = 0; k < ci->beats; k++) {
+		int64_t line = k / ci->bl, j, prev, t, slot = k % sst;
+		double arrive = grant[k / ci->bb] + (double) c->lat +
+			(double) (k % ci->bb + 1) * share;
+
+		/* The port: a beat a cycle, after its DRAM data; the L3
+		 * module pushes it when the FIFO ahead has room.
+		 */
+		a = max64(k ? a + 1 : start + 1, cycle_at(arrive));
+		prev = max64(a, last[0] + 1);
+		t = prev;
+		if (k >= d)
+			t = max64(t, ring[st + (size_t) ((k - d) % sst)] - 1);
+		if (k && a > last[0] + 1)
+			stat[0].stall_in += a - last[0] - 1;
+		stat[0].stall_out += t - prev;
+		stat[0].busy++;
+		last[0] = t;
+		ring[slot] = t;
+		/* The L2 modules up to the beat's own line: a cycle each. */
+		for (j = 1; j <= line + 1; j++) {
+			int64_t up = ring[(size_t) (j - 1) * st + (size_t) slot];
+
+			prev = max64(up, last[j]) + 1;
+			t = prev;
+			if (j <= line && k - d >= j * ci->bl)
+				t = max64(t, ring[(size_t) (j + 1) * st +
+					(size_t) ((k - d) % sst)] - 1);
+			if (k > (j - 1) * ci->bl && up > last[j])
+				stat[j].stall_in += up - last[j];
+			stat[j].stall_out += t - prev;
+			stat[j].busy++;
+			last[j] = t;
+			ring[(size_t) j * st + (size_t) slot] = t;
+		}
+		end = max64(end, t);
+	}
+	return end;
+}
+
+/* The beats of one group's tile through its L3 module and the shared
+ * crossbar.  Returns when the last beat has reached its targets.
+ */
+static int64_t xbar_tile(struct cyc *c, int g, int64_t start, double bytes)
+{
+	struct cyc_in *ci = &c->in[g];
+	size_t st = c->stride, base = (size_t) g * c->n_stage;
+	int64_t *ring = c->ring + base * st, *last = c->last + base;
+	struct cyc_stat *stat = c->stat + base;
+	const double *grant = c->grant + (size_t) g * c->max_bursts;
+	double share = bytes / (double) ci->beats / c->bpc;
+	int64_t a = start, end = 0, k, d = c->depth, sst = (int64_t) st;
+
+	/* A change between unicast and multicast drains the crossbar. */
+	if (c->run.x_used && c->run.x_mode != ci->mc) {
+		int64_t free_at = c->run.x_last + c->sw;
+
+		for (k = 0; k < c->n_in; k++)
+			c->run.x_free[k] = max64(c->run.x_free[k], free_at);
+	}
+	c->run.x_mode = ci->mc;
+	c->run.x_used = 1;
+	for (k = 0; k < ci->beats; k++) {
+		int64_t prev, t, x;
+		double arrive = grant[k / ci->bb] + (double) c->lat +
+			(double) (k % ci->bb + 1) * share;
+
+		a = max64(k ? a + 1 : start + 1, cycle_at(arrive));
+		prev = max64(a, last[0] + 1);
+		t = prev;
+		if (k >= d)
+			t = max64(t, ring[st + (size_t) ((k - d) % sst)] - 1);
+		if (k && a > last[0] + 1)
+			stat[0].stall_in += a - last[0] - 1;
+		stat[0].stall_out += t - prev;
+		stat[0].busy++;
+		last[0] = t;
+		/* Each input port of the crossbar takes a beat a cycle. */
+		x = max64(t, c->run.x_free[g]) + 1;
+		c->run.x_busy++;
+		c->run.x_free[g] = x;
+		ring[st + (size_t) (k % sst)] = x;
+		end = x + c->levels - 1;
+	}
+	c->run.x_last = max64(c->run.x_last, end);
+	return end;
+}
+
+/* Loads the inputs of tile "idx", whose buffers are free from "ready":
+ * every L3 module asks for its bursts once it has sent its previous tile.
+ * Returns when every line buffer of every group holds the tile.
+ */
+static int64_t load_tile(struct cyc *c, const int64_t *idx, int64_t ready)
+{
+	int64_t start[POLY_MAX_GROUPS], clip[POLY_MAX_LOOPS], end = ready;
+	double bytes[POLY_MAX_GROUPS];
+	int g, pass, mode;
+
+	sim__cyc_clip(c, idx, clip);
+	for (g = 0; g < c->n_in; g++) {
+		start[g] = max64(ready, c->last[(size_t) g * c->n_stage]);
+		bytes[g] = c->in[g].bytes * clip_ratio(c, &c->m->in[g].fp, clip,
+			c->in[g].fp_full);
+	}
+	arbitrate(c, start, bytes);
+	/* On the crossbar the groups of its current mode go first. */
+	mode = c->run.x_mode;
+	for (pass = 0; pass < 2; pass++)
+		for (g = 0; g < c->n_in; g++) {
+			if (!c->in[g].xbar)
+				end = pass ? end : max64(end,
+					chain_tile(c, g, start[g], bytes[g]));
+			else if ((c->in[g].mc == mode) == !pass)
+				end = max64(end, xbar_tile(c, g, start[g],
+					bytes[g]));
+		}
+	return end;
+}
+
+/* Asks for the drain of output group g's tile whose last tile was
+ * computed at "done" (its results final): it starts when the drain module
+ * is free, its beats cross the PE rows a beat a cycle and leave in bursts
+ * through the arbiter.  The drain before it is completed first.
+ */
+static void drain_tile(struct cyc *c, int g, const int64_t *clip,
+	int64_t done, uint64_t oc)
+{
+	struct cyc_drain *d = &c->run.drain[g];
+
+	if (d->pending)
+		flush_drains(c);
+	d->pending = 1;
+	d->ds = max64(done, c->run.d_free[g]);
+	d->k = 0;
+	d->oc = oc;
+	d->bytes = c->out[g].bytes * clip_ratio(c, &c->m->out[g].fp, clip,
+		c->out[g].fp_full);
+	c->out_stat[g].busy += (uint64_t) c->out[g].beats;
+	if (c->n_in == 0)
+		flush_drains(c);
+}
+
+/* Whether output group g's tile changes between tiles "a" and "b". */
+static int out_changes(const struct cyc *c, int g, const int64_t *a,
+	const int64_t *b)
+{
+	const sim__output *o = &c->m->out[g];
+	int l;
+
+	if (o->every_tile)
+		return 1;
+	for (l = 0; l < c->m->band; l++)
+		if ((o->loop_mask >> l & 1u) && a[l] != b[l])
+			return 1;
+	return 0;
+}
+
+/* Advances a multi-index to the next tile. */
+static void next_index(const struct cyc *c, int64_t *idx)
+{
+	int l;
+
+	for (l = c->m->band - 1; l >= 0; l--) {
+		if (++idx[l] < c->p.n[l])
+			return;
+		idx[l] = 0;
+	}
+}
+
+/* PE (0, 0) on tile "t": starts when its inputs are loaded, it is free
+ * and its output buffers are drained; returns when it is done.
+ */
+static int64_t compute_tile(struct cyc *c, int64_t loaded, int64_t slot)
+{
+	int64_t free_pe = c->run.cend[0];
+	int64_t start = max64(max64(free_pe, loaded), slot);
+
+	c->pe.busy += (uint64_t) c->p.comp;
+	c->pe.stall_in += (uint64_t) (max64(free_pe, loaded) - free_pe +
+		c->step - c->p.comp);
+	c->pe.stall_out += (uint64_t) (start - max64(free_pe, loaded));
+	c->run.cend[1] = c->run.cend[0];
+	c->run.cend[0] = start + c->step;
+	return c->run.cend[0];
+}
+
+/* The output-buffer slot tile "first" of output tile number "oc" of group
+ * g needs: free when the drain of output tile oc - slots has finished.
+ */
+static int64_t out_slot(struct cyc *c, int g, uint64_t oc)
+{
+	uint64_t slots = c->p.db ? 2 : 1;
+
+	if (oc < slots)
+		return 0;
+	if (c->run.drain[g].pending && c->run.drain[g].oc == oc - slots)
+		flush_drains(c);
+	return c->run.d_end[g][(oc - slots) % 2];
+}
+
+int64_t sim__cyc_window(struct cyc *c, uint64_t a, uint64_t b,
+	sim__cyc_hook hook, void *arg)
+{
+	int64_t idx[POLY_MAX_LOOPS], nidx[POLY_MAX_LOOPS], clip[POLY_MAX_LOOPS];
+	int64_t loaded, prev_end = 0;
+	uint64_t oc[POLY_MAX_GROUPS] = { 0 }, t;
+	int g, first_of[POLY_MAX_GROUPS];
+
+	cyc_reset(c);
+	memset(c->out_stat, 0, sizeof(c->out_stat));
+	memset(&c->pe, 0, sizeof(c->pe));
+	memset(idx, 0, sizeof(idx));
+	tile_index(c, a, idx);
+	loaded = load_tile(c, idx, 0);
+	for (g = 0; g < c->n_out; g++)
+		first_of[g] = 1;
+	for (t = a; t <= b; t++) {
+		int64_t slot = 0, done, ready;
+
+		for (g = 0; g < c->n_out; g++)
+			if (first_of[g])
+				slot = max64(slot, out_slot(c, g, oc[g]));
+		done = compute_tile(c, loaded, slot);
+		memcpy(nidx, idx, sizeof(idx));
+		if (t < b) {
+			next_index(c, nidx);
+			/* The buffer of tile t+1 held tile t+1-slots. */
+			ready = c->p.db ? c->run.cend[1] : done;
+			loaded = load_tile(c, nidx, ready);
+		}
+		sim__cyc_clip(c, idx, clip);
+		for (g = 0; g < c->n_out; g++) {
+			first_of[g] = t + 1 == c->n_tiles ||
+				out_changes(c, g, idx, nidx);
+			if (!first_of[g])
+				continue;
+			drain_tile(c, g, clip, done + c->skew + c->pipe,
+				oc[g]++);
+		}
+		if (hook)
+			hook(arg, t, done - prev_end);
+		prev_end = done;
+		memcpy(idx, nidx, sizeof(idx));
+	}
+	flush_drains(c);
+	c->run.cend_last = prev_end;
+	return max64(c->run.end, prev_end + c->skew + c->pipe);
+}
+
+/* Appends a module class; names are cut to fit. */
+static void add_module(sim_cycle_report *out, const char *array,
+	const char *what, int64_t count, int64_t summed,
+	const struct cyc_stat *s)
+{
+	sim_module_stat *ms;
+	uint64_t n = summed > 0 ? (uint64_t) summed : 1;
+
+	if (out->n_modules >= SIM_MAX_MODULES)
+		return;
+	ms = &out->module[out->n_modules++];
+	snprintf(ms->name, sizeof(ms->name), "%s%s%s", array,
+		*array ? "_" : "", what);
+	ms->count = (int) (count > INT32_MAX ? INT32_MAX : count);
+	ms->busy = s->busy / n;
+	ms->stall_in = s->stall_in / n;
+	ms->stall_out = s->stall_out / n;
+}
+
+void sim__cyc_modules(const struct cyc *c, sim_cycle_report *out)
+{
+	const poly_template *t = &c->m->tmpl;
+	struct cyc_stat s;
+	int g;
+	int64_t j;
+
+	out->n_modules = 0;
+	add_module(out, "", "PE", c->p.n_pe, 1, &c->pe);
+	for (g = 0; g < c->n_in; g++) {
+		const char *a = t->group[c->m->in[g].group].array;
+		const struct cyc_stat *st = c->stat + (size_t) g * c->n_stage;
+
+		add_module(out, a, "IO_L3", 1, 1, &st[0]);
+		if (c->in[g].xbar)
+			continue;
+		memset(&s, 0, sizeof(s));
+		for (j = 1; j <= c->in[g].chain; j++) {
+			s.busy += st[j].busy;
+			s.stall_in += st[j].stall_in;
+			s.stall_out += st[j].stall_out;
+		}
+		add_module(out, a, "IO_L2", c->in[g].chain, c->in[g].chain,
+			&s);
+	}
+	if (c->p.net == SIM_NET_MULTICAST && c->n_in > 0) {
+		memset(&s, 0, sizeof(s));
+		s.busy = (uint64_t) c->run.x_busy;
+		add_module(out, "", "crossbar", 1, 1, &s);
+	}
+	for (g = 0; g < c->n_out; g++)
+		add_module(out, t->group[c->m->out[g].group].array, "drain", 1,
+			1, &c->out_stat[g]);
+	memset(&s, 0, sizeof(s));
+	s.busy = (uint64_t) cycle_at(c->run.ch_busy);
+	add_module(out, "", "dram", 1, 1, &s);
+}
+
+/* Cycles, latency, throughput and energy-delay from simulated cycles. */
+static void set_cycles(const sim_model *m, sim_cycle_report *out,
+	uint64_t cycles)
+{
+	double hz = out->metrics.mhz * 1e6;
+
+	out->metrics.cycles = cycles;
+	out->metrics.latency_s = (double) cycles / hz;
+	out->metrics.gops = m->ops / out->metrics.latency_s / 1e9;
+	out->metrics.edp = out->metrics.energy_j * out->metrics.latency_s;
+	out->cycles_low = out->cycles_high = (double) cycles;
+}
+
+/* The full simulation: the window of every tile. */
+static void run_full(struct cyc *c, sim_cycle_report *out)
+{
+	int64_t end = sim__cyc_window(c, 0, c->n_tiles - 1, NULL, NULL);
+	double secs;
+
+	set_cycles(c->m, out, (uint64_t) end);
+	secs = out->metrics.latency_s;
+	out->tiles_simulated = c->n_tiles;
+	out->fraction = 1.0;
+	out->pe_cycles = (uint64_t) c->p.n_pe * (uint64_t) end;
+	out->dram_gbps = c->run.bytes / secs / 1e9;
+	out->pe_utilisation = (double) c->pe.busy / (double) end;
+	sim__cyc_modules(c, out);
+}
+
+dse_stat sim_simulate(const sim_model *model, const int32_t *knobs,
+	int kind, const sim_cycle_opts *opt, sim_cycle_report *out,
+	dse_error *err)
+{
+	sim__point p;
+	struct cyc c;
+	int ok = 1;
+
+	memset(out, 0, sizeof(*out));
+	if (!model || !knobs || kind < 0 || kind >= SIM_N_MODEL_KINDS)
+		return dse_error_set(err, DSE_E_RUNTIME,
+			"sim_simulate: no model, no knobs or unknown model %d",
+			kind);
+	out->model = kind;
+	sim_eval(model, knobs, &out->metrics);
+	if (out->metrics.status != SIM_OK)
+		return dse_stat_ok;
+	if (sim__read_point(model, knobs, &p) != SIM_OK)
+		return dse_stat_ok;
+	out->tiles = 1;
+	for (int l = 0; l < model->band; l++)
+		out->tiles *= (uint64_t) p.n[l];
+	out->cycles_low = out->cycles_high = (double) out->metrics.cycles;
+	if (out->metrics.latency_s > 0)
+		out->dram_gbps = (double) out->metrics.offchip_bytes /
+			out->metrics.latency_s / 1e9;
+	if (kind == SIM_MODEL_ANALYTIC)
+		return dse_stat_ok;
+	if (!sim__cyc_init(&c, model, &p, opt, out->metrics.mhz * 1e6))
+		ok = 0;
+	else if (kind == SIM_MODEL_FULL)
+		run_full(&c, out);
+	else
+		ok = sim__cyc_sampled(&c, out);
+	sim__cyc_fini(&c);
+	if (!ok)
+		return dse_error_set(err, DSE_E_NOMEM,
+			"out of memory in the cycle simulator");
+	return dse_stat_ok;
+}
