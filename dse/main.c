@@ -744,13 +744,27 @@ static int main_mpi(int argc, char **argv, dse_ctx *ctx)
 	return run(ctx, &err);
 }
 
+/* The rank a launcher such as mpirun gave this process, 0 without one. */
+static int launcher_rank(void)
+{
+	const char *r = getenv("OMPI_COMM_WORLD_RANK");
+
+	if (!r)
+		r = getenv("PMI_RANK");
+	return r ? atoi(r) : 0;
+}
+
 int main(int argc, char **argv)
 {
 	dse_ctx ctx;
 	int provided, status;
 
+	/* scalesim is a small serial calculation that needs no MPI; under
+	 * mpirun only the first rank runs it, so the answer prints once.
+	 */
 	if (argc > 1 && !strcmp(argv[1], "scalesim"))
-		return dse_scale_main(argc - 1, argv + 1);
+		return launcher_rank() == 0 ?
+			dse_scale_main(argc - 1, argv + 1) : 0;
 	memset(&ctx, 0, sizeof(ctx));
 	if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) !=
 			MPI_SUCCESS) {
