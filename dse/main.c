@@ -232,6 +232,33 @@ static int pick(const char *arg, const char *const *names, int n)
 	return -1;
 }
 
+/* The design options eval and simulate share: --io-network ('n') and
+ * --double-buffer ('b').  Returns 0, or 2 with a message.
+ */
+static int design_option(int c, int *io_network, int *double_buffer,
+	char *msg, size_t size)
+{
+	static const char *const nets[] = { "daisy", "multicast" };
+	static const char *const onoff[] = { "0", "1" };
+
+	if (c == 'n') {
+		*io_network = pick(optarg, nets, 2);
+		if (*io_network < 0) {
+			snprintf(msg, size, "--io-network takes daisy or "
+				"multicast, got '%s'", optarg);
+			return 2;
+		}
+		return 0;
+	}
+	*double_buffer = pick(optarg, onoff, 2);
+	if (*double_buffer < 0) {
+		snprintf(msg, size, "--double-buffer takes 0 or 1, got '%s'",
+			optarg);
+		return 2;
+	}
+	return 0;
+}
+
 /* Parses the arguments after "eval"; returns 0, or 2 with a message. */
 static int parse_eval(int argc, char **argv, struct cli *cli, char *msg,
 	size_t size)
@@ -244,8 +271,6 @@ static int parse_eval(int argc, char **argv, struct cli *cli, char *msg,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static const char *const nets[] = { "daisy", "multicast" };
-	static const char *const onoff[] = { "0", "1" };
 	int c;
 
 	cli->eval = 1;
@@ -255,21 +280,10 @@ static int parse_eval(int argc, char **argv, struct cli *cli, char *msg,
 		case 's': cli->eopt.sa_sizes = optarg; break;
 		case 'j': cli->eopt.json = 1; break;
 		case 'h': cli->help = 1; break;
-		case 'n':
-			cli->eopt.io_network = pick(optarg, nets, 2);
-			if (cli->eopt.io_network < 0) {
-				snprintf(msg, size, "--io-network takes daisy "
-					"or multicast, got '%s'", optarg);
+		case 'n': case 'b':
+			if (design_option(c, &cli->eopt.io_network,
+					&cli->eopt.double_buffer, msg, size))
 				return 2;
-			}
-			break;
-		case 'b':
-			cli->eopt.double_buffer = pick(optarg, onoff, 2);
-			if (cli->eopt.double_buffer < 0) {
-				snprintf(msg, size, "--double-buffer takes 0 "
-					"or 1, got '%s'", optarg);
-				return 2;
-			}
 			break;
 		default:
 			return bad_option(c, argv, " for 'dse eval'", msg,
@@ -354,8 +368,6 @@ static int parse_simulate(int argc, char **argv, struct cli *cli, char *msg,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static const char *const nets[] = { "daisy", "multicast" };
-	static const char *const onoff[] = { "0", "1" };
 	int c;
 
 	cli->simulate = 1;
@@ -367,21 +379,10 @@ static int parse_simulate(int argc, char **argv, struct cli *cli, char *msg,
 		case 's': cli->sopt.sa_sizes = optarg; break;
 		case 'j': cli->sopt.json = 1; break;
 		case 'h': cli->help = 1; break;
-		case 'n':
-			cli->sopt.io_network = pick(optarg, nets, 2);
-			if (cli->sopt.io_network < 0) {
-				snprintf(msg, size, "--io-network takes daisy "
-					"or multicast, got '%s'", optarg);
+		case 'n': case 'b':
+			if (design_option(c, &cli->sopt.io_network,
+					&cli->sopt.double_buffer, msg, size))
 				return 2;
-			}
-			break;
-		case 'b':
-			cli->sopt.double_buffer = pick(optarg, onoff, 2);
-			if (cli->sopt.double_buffer < 0) {
-				snprintf(msg, size, "--double-buffer takes 0 "
-					"or 1, got '%s'", optarg);
-				return 2;
-			}
 			break;
 		case 'm': case 'f': case 'S': case 'r':
 			if (simulate_option(c, cli, msg, size))
