@@ -6,11 +6,6 @@
 PY=/usr/bin/python3
 CHECK="$(dirname "$0")/check_analyze.py"
 
-# expect_line TEXT PATTERN WHAT: TEXT has a line matching PATTERN.
-expect_line() {
-	if grep -qE -- "$2" <<<"$1"; then ok; else fail "$3: no line /$2/"; fi
-}
-
 out=$("$DSE" analyze "$SRC/configs/mm.cfg" 2>"$TMP/err")
 status=$?
 [ "$status" -eq 0 ] && ok || fail "dse analyze mm.cfg exited $status: $(cat "$TMP/err")"

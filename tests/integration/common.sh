@@ -27,6 +27,23 @@ mpi() {
 	OMP_NUM_THREADS=$threads mpirun -np "$np" --oversubscribe "$DSE" "$@"
 }
 
+# expect_line TEXT PATTERN WHAT: TEXT has a line matching PATTERN.
+expect_line() {
+	if grep -qE -- "$2" <<<"$1"; then ok; else fail "$3: no line /$2/ in: $1"; fi
+}
+
+# run_status EXPECTED WHAT ARGS...: dse exits with EXPECTED; output in
+# $out, errors in $err.
+run_status() {
+	local want=$1 what=$2 status
+	shift 2
+	out=$("$DSE" "$@" 2>"$TMP/err")
+	status=$?
+	err=$(cat "$TMP/err")
+	[ "$status" -eq "$want" ] && ok ||
+		fail "$what: exit $status, not $want ($err)"
+}
+
 finish() {
 	echo "$((checks)) passed, $failures failed"
 	[ "$failures" -eq 0 ]

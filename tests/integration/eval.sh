@@ -8,23 +8,6 @@ PY=/usr/bin/python3
 SMALL="$SRC/configs/mm-small.cfg"
 GOOD='{kernel[]->space_time[3];kernel[]->array_part[128,128,8];kernel[]->latency[16,4];kernel[]->simd[4]}'
 
-# expect_line TEXT PATTERN WHAT: TEXT has a line matching PATTERN.
-expect_line() {
-	if grep -qE -- "$2" <<<"$1"; then ok; else fail "$3: no line /$2/ in: $1"; fi
-}
-
-# run_status EXPECTED WHAT ARGS...: dse exits with EXPECTED; output in
-# $out, errors in $err.
-run_status() {
-	local want=$1 what=$2 status
-	shift 2
-	out=$("$DSE" "$@" 2>"$TMP/err")
-	status=$?
-	err=$(cat "$TMP/err")
-	[ "$status" -eq "$want" ] && ok ||
-		fail "$what: exit $status, not $want ($err)"
-}
-
 # The table: every metric with its unit, resources as a share of the board.
 run_status 0 "eval table" eval --sa-sizes "$GOOD" "$SMALL"
 expect_line "$out" '^  design +\{kernel\[\]->space_time\[3\];kernel\[\]->array_part\[128,128,8\]' "design"

@@ -8,20 +8,6 @@ PY=/usr/bin/python3
 SMALL="$SRC/configs/mm-small.cfg"
 GOOD='{kernel[]->space_time[3];kernel[]->array_part[128,128,8];kernel[]->latency[16,4];kernel[]->simd[4]}'
 
-expect_line() {
-	if grep -qE -- "$2" <<<"$1"; then ok; else fail "$3: no line /$2/ in: $1"; fi
-}
-
-run_status() {
-	local want=$1 what=$2 status
-	shift 2
-	out=$("$DSE" "$@" 2>"$TMP/err")
-	status=$?
-	err=$(cat "$TMP/err")
-	[ "$status" -eq "$want" ] && ok ||
-		fail "$what: exit $status, not $want ($err)"
-}
-
 # The table of the sampled model (the default mode).
 run_status 0 "simulate table" simulate --sa-sizes "$GOOD" "$SMALL"
 expect_line "$out" '^dse simulate: mm on u250, fp32, space_time\[3\], sampled cycle model$' "title"
