@@ -653,7 +653,8 @@ int64_t sim__cyc_window(struct cyc *c, uint64_t a, uint64_t b,
 	}
 	flush_drains(c);
 	c->run.cend_last = prev_end;
-	return max64(c->run.end, prev_end + c->skew + c->pipe);
+	c->run.wend = max64(c->run.end, prev_end + c->skew + c->pipe);
+	return c->run.wend;
 }
 
 /* Appends a module class; names are cut to fit. */
@@ -708,8 +709,13 @@ void sim__cyc_modules(const struct cyc *c, sim_cycle_report *out)
 	for (g = 0; g < c->n_out; g++)
 		add_module(out, t->group[c->m->out[g].group].array, "drain", 1,
 			1, &c->out_stat[g]);
+	/* The DRAM channel is busy while it transfers a burst and waits
+	 * for input while no port asks for one; it never waits for room.
+	 */
 	memset(&s, 0, sizeof(s));
 	s.busy = (uint64_t) cycle_at(c->run.ch_busy);
+	if (c->run.wend > (int64_t) s.busy)
+		s.stall_in = (uint64_t) c->run.wend - s.busy;
 	add_module(out, "", "dram", 1, 1, &s);
 }
 

@@ -57,6 +57,7 @@ struct cyc_run {
 	int64_t d_end[POLY_MAX_GROUPS][2];	/* last two output tiles */
 	struct cyc_drain drain[POLY_MAX_GROUPS];
 	int64_t end;		/* the last drain done */
+	int64_t wend;		/* the window done (drains included) */
 };
 
 struct cyc {

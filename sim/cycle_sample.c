@@ -3,12 +3,32 @@
  * The tiles of a design fall into classes whose tiles cost the same in
  * the steady state: the first tile (its load is exposed), the last one
  * (its compute and drain are), and the others by the set of band loops
- * along which they are a boundary tile (padded, reading less data); the
- * set is empty for interior tiles.  The model draws "samples" tiles of
- * each class (all of a class that has no more), simulates each in
- * context, that is after the WARMUP tiles before it (whose loads overlap
- * its compute and whose drains share its DRAM channel), merging windows
- * that touch, and records the cycles PE (0, 0) advanced on it.  The
+ * along which they are a boundary tile (padded, reading less data; the
+ * set is empty for interior tiles) and by whether they start an output
+ * tile: such a tile waits for the output buffer, which without double
+ * buffering means for the drain of the output tile before it, so it may
+ * cost much more than the tiles that accumulate into the same output
+ * tile.  The model draws "samples" tiles of each class (all of a class
+ * that has no more), simulates each in context, that is after the WARMUP
+ * or so tiles before it (whose loads overlap its compute and whose drains
+ * share its DRAM channel), merging windows that touch, and records the
+ * cycles PE (0, 0) advanced on it.
+ *
+ * With double buffering the steady state is a cycle of two tiles, not
+ * one: the load of tile t+1 may start when tile t-1 is done, so a long
+ * step may be followed by a short one (the crossbar's alternation between
+ * unicast and multicast groups does the same).  Which tiles are the long
+ * ones is set by where the run started: the full run starts cold at tile
+ * 0, so the even tiles are in one phase and the odd ones in the other.
+ * Hence a window, which also starts cold, starts at an even tile, so that
+ * its sampled tile is in the phase it has in the full run (a window that
+ * always started WARMUP tiles before its sampled tile would always measure
+ * the same phase, and a class mean would be the long or the short step
+ * instead of their average); and on such designs the parity of a tile is
+ * part of its class, so that a handful of samples need not balance the
+ * two phases by luck.
+ *
+ * The
  * estimate is the sum over classes of the class count times the sample
  * mean (the exact sum for a class sampled whole), plus the tail after the
  * last tile; its interval is Student's t on the stratified variance with
@@ -26,7 +46,7 @@
 
 #include "cycle_internal.h"
 
-/* Tiles simulated before a sampled one. */
+/* Tiles simulated before a sampled one, at least (see window_start). */
 #define WARMUP 2
 
 /* The smallest relative spread assumed within a class that is sampled,
@@ -138,6 +158,12 @@ struct sampling {
 	double *sum, *sq;
 	const struct cyc *c;
 	uint64_t last;
+	/* A tile starts an output tile when its index is 0 along every
+	 * band loop from "inner" on (the loops no output depends on);
+	 * "split" says whether that divides the classes at all.
+	 */
+	int inner, split;
+	int phases;		/* split by the parity of the tile */
 	size_t next;		/* the next drawn tile the hook expects */
 	int64_t tail_delta;
 };
@@ -164,52 +190,165 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Class of a tile: 0 the first, 1 the last, 2 + mask the others. */
-static int tile_class(const struct sampling *s, uint64_t t)
+/* Whether tile "t" starts an output tile (for the class split). */
+static int tile_starts(const struct sampling *s, uint64_t t)
 {
-	return t == 0 ? 0 : t == s->last ? 1 : 2 + (int) tile_mask(s->c, t);
-}
-
-/* Draws the tiles of class mask "mask": all when there are at most
- * "want", else "want" distinct ones.  The first and last tiles are their
- * own classes and never drawn here.
- */
-static int draw_class(struct sampling *s, const struct loop_sets *ls,
-	unsigned mask, uint64_t want, uint64_t *seed)
-{
-	const struct cyc *c = s->c;
-	uint64_t pos[POLY_MAX_LOOPS] = { 0 }, total = 1, got = 0, i, t;
-	size_t from = s->n, j;
 	int l;
 
-	for (l = 0; l < c->m->band; l++)
-		total *= (uint64_t) (mask >> l & 1u ? ls->n_pad[l] :
-			ls->n_whole[l]);
-	if (total == 0)
+	if (!s->split)
+		return 0;
+	for (l = s->c->m->band - 1; l >= s->inner; l--) {
+		if (t % (uint64_t) s->c->p.n[l])
+			return 0;
+		t /= (uint64_t) s->c->p.n[l];
+	}
+	return 1;
+}
+
+/* The class of a tile by its boundary set, output start and phase. */
+static int class_of(const struct sampling *s, uint64_t t)
+{
+	int band = s->c->m->band;
+
+	return 2 + (int) tile_mask(s->c, t) + (tile_starts(s, t) << band) +
+		((s->phases ? (int) (t % 2) : 0) << (band + 1));
+}
+
+/* Class of a tile: 0 the first, 1 the last, else class_of. */
+static int tile_class(const struct sampling *s, uint64_t t)
+{
+	return t == 0 ? 0 : t == s->last ? 1 : class_of(s, t);
+}
+
+/* Sets "inner" and "split": the loops after the innermost one an output
+ * group depends on.  Outputs drained after every tile, or tiles that all
+ * start an output tile, leave nothing to split.
+ */
+static void set_split(struct sampling *s)
+{
+	const struct cyc *c = s->c;
+	int g, l, h = -1;
+
+	s->split = c->n_out > 0;
+	for (g = 0; g < c->n_out; g++) {
+		if (c->m->out[g].every_tile)
+			s->split = 0;
+		for (l = 0; l < c->m->band; l++)
+			if (c->m->out[g].loop_mask >> l & 1u && l > h)
+				h = l;
+	}
+	s->inner = h + 1;
+	if (s->inner >= c->m->band)
+		s->split = 0;
+	s->phases = c->p.db || c->p.net == SIM_NET_MULTICAST;
+}
+
+/* The index set of loop l for boundary set "mask". */
+static const int64_t *loop_set(const struct loop_sets *ls, unsigned mask,
+	int l, int64_t *n)
+{
+	*n = mask >> l & 1u ? ls->n_pad[l] : ls->n_whole[l];
+	return mask >> l & 1u ? ls->pad[l] : ls->whole[l];
+}
+
+/* Tiles of boundary set "mask" that start an output tile ("start") or do
+ * not, of parity "par" when the classes are split by phase, the first and
+ * last tiles included.  The parity of a tile number is that of the sum of
+ * its indices times the loops' strides, counted loop by loop.
+ */
+static uint64_t class_size(const struct sampling *s,
+	const struct loop_sets *ls, unsigned mask, int start, int par)
+{
+	uint64_t all[2] = { 1, 0 }, st[2] = { 1, 0 }, stride = 1, odd;
+	int64_t n, i;
+	int l;
+
+	for (l = s->c->m->band - 1; l >= 0; l--) {
+		const int64_t *set = loop_set(ls, mask, l, &n);
+		uint64_t a0 = all[0], s0 = st[0];
+
+		for (odd = 0, i = 0; stride % 2 && i < n; i++)
+			odd += (uint64_t) (set[i] % 2);
+		all[0] = a0 * ((uint64_t) n - odd) + all[1] * odd;
+		all[1] = a0 * odd + all[1] * ((uint64_t) n - odd);
+		if (l >= s->inner) {
+			/* Index 0 only, which adds nothing odd. */
+			st[0] = n > 0 && set[0] == 0 ? s0 : 0;
+			st[1] = n > 0 && set[0] == 0 ? st[1] : 0;
+		} else {
+			st[0] = s0 * ((uint64_t) n - odd) + st[1] * odd;
+			st[1] = s0 * odd + st[1] * ((uint64_t) n - odd);
+		}
+		stride *= (uint64_t) s->c->p.n[l];
+	}
+	if (!s->phases) {
+		if (par)
+			return 0;
+		all[0] += all[1];
+		st[0] += st[1];
+	}
+	if (!s->split)
+		return start ? 0 : all[par];
+	return start ? st[par] : all[par] - st[par];
+}
+
+/* Draws the tiles of boundary set "mask" and output start "start": all
+ * when there are at most "want" (and the first and last tiles), else
+ * "want" distinct ones.  The first and last tiles are their own classes
+ * and never drawn here.
+ */
+static int draw_class(struct sampling *s, const struct loop_sets *ls,
+	unsigned mask, int start, int par, uint64_t want, uint64_t *seed)
+{
+	const struct cyc *c = s->c;
+	uint64_t pos[POLY_MAX_LOOPS] = { 0 }, got = 0, i, t, total = 1;
+	uint64_t size = class_size(s, ls, mask, start, par);
+	int cl = 2 + (int) mask + (start << c->m->band) +
+		(par << (c->m->band + 1));
+	size_t from = s->n, j;
+	int64_t n;
+	int l;
+
+	if (size == 0)
 		return 1;
-	if (total <= want + 2) {
+	/* A small class is enumerated: its tiles are at least a third of
+	 * the product enumerated (the starting ones have index 0 along the
+	 * inner loops, and the index sets are runs of consecutive indices,
+	 * about half of them odd).
+	 */
+	for (l = 0; l < c->m->band; l++) {
+		loop_set(ls, mask, l, &n);
+		total *= start && l >= s->inner ? 1 : (uint64_t) n;
+	}
+	if (size <= want + 2) {
 		for (i = 0; i < total; i++) {
 			uint64_t r = i;
 
 			for (l = c->m->band - 1; l >= 0; l--) {
-				uint64_t n = (uint64_t) (mask >> l & 1u ?
-					ls->n_pad[l] : ls->n_whole[l]);
-
-				pos[l] = r % n;
-				r /= n;
+				loop_set(ls, mask, l, &n);
+				n = start && l >= s->inner ? 1 : n;
+				pos[l] = r % (uint64_t) n;
+				r /= (uint64_t) n;
 			}
 			t = tile_of(c, ls, mask, pos);
-			if (t != 0 && t != s->last && !add_tile(s, t))
+			if (t != 0 && t != s->last && class_of(s, t) == cl &&
+			    !add_tile(s, t))
 				return 0;
 		}
 		return 1;
 	}
+	/* More than want + 2 tiles: a class holds a good share of the
+	 * product drawn from (see above), so rejecting the others ends
+	 * quickly.
+	 */
 	while (got < want) {
-		for (l = 0; l < c->m->band; l++)
-			pos[l] = draw(seed, (uint64_t) (mask >> l & 1u ?
-				ls->n_pad[l] : ls->n_whole[l]));
+		for (l = 0; l < c->m->band; l++) {
+			loop_set(ls, mask, l, &n);
+			pos[l] = start && l >= s->inner ? 0 :
+				draw(seed, (uint64_t) n);
+		}
 		t = tile_of(c, ls, mask, pos);
-		if (t == 0 || t == s->last)
+		if (t == 0 || t == s->last || class_of(s, t) != cl)
 			continue;
 		for (j = from; j < s->n && s->tiles[j] != t; j++)
 			;
@@ -338,40 +477,44 @@ static void estimate(const struct sampling *s, double conf, double tail,
 	out->cycles_high = est + half;
 }
 
-/* Draws the tiles of every class. */
+/* Draws the tiles of every class and sets the class counts. */
 static int draw_all(struct sampling *s, const struct loop_sets *ls,
 	uint64_t want, uint64_t seed)
 {
 	unsigned mask;
-	uint64_t t0, tl;
+	int band = s->c->m->band, start, par;
 
 	if (!add_tile(s, 0) || (s->last > 0 && !add_tile(s, s->last)))
 		return 0;
-	for (mask = 0; mask < (1u << s->c->m->band); mask++)
-		if (!draw_class(s, ls, mask, want, &seed))
-			return 0;
+	for (par = 0; par < 2; par++)
+		for (start = 0; start < 2; start++)
+			for (mask = 0; mask < (1u << band); mask++) {
+				if (!draw_class(s, ls, mask, start, par, want,
+				    &seed))
+					return 0;
+				s->count[2 + mask + ((unsigned) start << band) +
+					((unsigned) par << (band + 1))] =
+					class_size(s, ls, mask, start, par);
+			}
 	qsort(s->tiles, s->n, sizeof(*s->tiles), cmp_u64);
-	/* The class counts: the product of the index sets, less the first
-	 * and last tiles which are classes of their own.
-	 */
-	for (mask = 0; mask < (1u << s->c->m->band); mask++) {
-		uint64_t n = 1;
-		int l;
-
-		for (l = 0; l < s->c->m->band; l++)
-			n *= (uint64_t) (mask >> l & 1u ? ls->n_pad[l] :
-				ls->n_whole[l]);
-		s->count[2 + mask] = n;
-	}
-	t0 = tile_mask(s->c, 0);
-	tl = tile_mask(s->c, s->last);
-	s->count[2 + t0]--;
+	/* The first and last tiles are classes of their own. */
+	s->count[class_of(s, 0)]--;
 	s->count[0] = 1;
 	if (s->last > 0) {
-		s->count[2 + tl]--;
+		s->count[class_of(s, s->last)]--;
 		s->count[1] = 1;
 	}
 	return 1;
+}
+
+/* Where the window of sampled tile "t" starts: WARMUP tiles before it or
+ * one more, at an even tile (see the comment at the top).
+ */
+static uint64_t window_start(uint64_t t)
+{
+	uint64_t a = t > WARMUP ? t - WARMUP : 0;
+
+	return a - a % 2;
 }
 
 int sim__cyc_sampled(struct cyc *c, sim_cycle_report *out)
@@ -389,7 +532,8 @@ int sim__cyc_sampled(struct cyc *c, sim_cycle_report *out)
 	memset(&ls, 0, sizeof(ls));
 	s.c = c;
 	s.last = c->n_tiles - 1;
-	s.n_class = 2 + (1 << c->m->band);
+	s.n_class = 2 + (4 << c->m->band);
+	set_split(&s);
 	s.count = calloc((size_t) s.n_class, sizeof(uint64_t));
 	s.k = calloc((size_t) s.n_class, sizeof(uint64_t));
 	s.sum = calloc((size_t) s.n_class, sizeof(double));
@@ -400,11 +544,10 @@ int sim__cyc_sampled(struct cyc *c, sim_cycle_report *out)
 	 * touch.
 	 */
 	while (ok && i < s.n) {
-		uint64_t a = s.tiles[i] > WARMUP ? s.tiles[i] - WARMUP : 0;
-		uint64_t b = s.tiles[i];
+		uint64_t a = window_start(s.tiles[i]), b = s.tiles[i];
 		int64_t end;
 
-		while (i + 1 < s.n && s.tiles[i + 1] <= b + WARMUP + 1)
+		while (i + 1 < s.n && window_start(s.tiles[i + 1]) <= b + 1)
 			b = s.tiles[++i];
 		i++;
 		s.next = i;
