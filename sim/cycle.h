@@ -51,7 +51,9 @@ typedef struct sim_cycle_opts {
 	int fifo_depth;		/* FIFO depth between modules; 0: 2, AutoSA's */
 	int burst_bytes;	/* DRAM burst; 0: the port width x 16 beats */
 	uint64_t seed;		/* sampled model: which tiles are sampled */
-	int samples;		/* sampled model: tiles per class; 0: 4 */
+	int samples;		/* sampled model: at most this many tiles
+				 * per class, fewer when the first ones
+				 * agree; 0: 4 */
 	double confidence;	/* sampled model: of the interval; 0: 0.95 */
 } sim_cycle_opts;
 

@@ -8,11 +8,14 @@
  * tile: such a tile waits for the output buffer, which without double
  * buffering means for the drain of the output tile before it, so it may
  * cost much more than the tiles that accumulate into the same output
- * tile.  The model draws "samples" tiles of each class (all of a class
- * that has no more), simulates each in context, that is after the WARMUP
- * or so tiles before it (whose loads overlap its compute and whose drains
- * share its DRAM channel), merging windows that touch, and records the
- * cycles PE (0, 0) advanced on it.
+ * tile.  A sampled tile is simulated in context, that is after the tile
+ * before it (whose load overlaps its compute and whose drain shares its
+ * DRAM channel), or the two before it with double buffering (where a
+ * tile's load starts when the tile two before it is done), and the model
+ * records the cycles PE (0, 0) advanced on it.  Every tile of a window
+ * that has that warm-up before it is such a measurement, so a window that
+ * reaches one tile further gives a second sample for the price of one
+ * tile, and windows that touch merge.
  *
  * With double buffering the steady state is a cycle of two tiles, not
  * one: the load of tile t+1 may start when tile t-1 is done, so a long
@@ -20,25 +23,37 @@
  * unicast and multicast groups does the same).  Which tiles are the long
  * ones is set by where the run started: the full run starts cold at tile
  * 0, so the even tiles are in one phase and the odd ones in the other.
- * Hence a window, which also starts cold, starts at an even tile, so that
- * its sampled tile is in the phase it has in the full run (a window that
- * always started WARMUP tiles before its sampled tile would always measure
- * the same phase, and a class mean would be the long or the short step
- * instead of their average); and on such designs the parity of a tile is
- * part of its class, so that a handful of samples need not balance the
- * two phases by luck.
+ * Hence on such designs a window, which also starts cold, starts at the
+ * last even tile that leaves the warm-up before its sampled tile, so that
+ * the sampled tile is in the phase it has in the full run, and the parity
+ * of a tile is part of its class (pooled again when both parities cost
+ * the same, see below).
  *
- * The
- * estimate is the sum over classes of the class count times the sample
- * mean (the exact sum for a class sampled whole), plus the tail after the
- * last tile; its interval is Student's t on the stratified variance with
- * the finite-population correction and Welch-Satterthwaite's degrees of
- * freedom, so a class sampled whole adds no uncertainty.  When every tile
- * is drawn the windows merge into one from tile 0, which is the full
- * simulation, and the estimate equals it.
+ * The simulator is deterministic, so a class whose tiles all cost the
+ * same shows it at once: the sampling is sequential.  A first round
+ * draws two tiles of each class group (the classes that differ only in
+ * parity; one tile of each parity when there are two); a group whose
+ * samples are equal is done, and its parities are pooled.  Otherwise
+ * every class of the group gets two samples, and a class whose samples
+ * still differ gets "samples" of them.  A class of no more than "samples"
+ * tiles is simulated whole from the start, so that asking for as many
+ * samples as the largest class has tiles simulates every tile.  When the
+ * DRAM channel is busy for much of a tile's compute its backlog makes
+ * tile times vary in patterns the classes do not capture, two equal
+ * samples prove little, and every class gets its "samples" (see
+ * dram_heavy).
  *
- * The draws use a local splitmix64 generator seeded from the options, so
- * the same seed gives the same tiles and the same estimate.
+ * The estimate is the sum over classes (or pooled groups) of the count
+ * times the sample mean (the exact sum for a class sampled whole), plus
+ * the tail after the last tile; its interval is Student's t on the
+ * stratified variance with the finite-population correction and
+ * Welch-Satterthwaite's degrees of freedom, so a class sampled whole adds
+ * no uncertainty.  When every tile is drawn the windows merge into one
+ * from tile 0, which is the full simulation, and the estimate equals it.
+ *
+ * The draws use a local splitmix64 generator seeded from the options, and
+ * what the later rounds draw depends only on the simulated cycles, so the
+ * same seed gives the same tiles and the same estimate.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -46,8 +61,26 @@
 
 #include "cycle_internal.h"
 
-/* Tiles simulated before a sampled one, at least (see window_start). */
-#define WARMUP 2
+/* Tiles simulated before a sampled one, at least: the tile before it,
+ * whose compute its load overlaps; with double buffering the load of a
+ * tile may start when the tile two before it is done, so that one too.
+ */
+#define WARMUP 1
+#define WARMUP_DB 2
+
+/* The samples that decide whether a class group needs more. */
+#define FIRST_SAMPLES 2
+
+/* The share of a tile's compute for which a busy DRAM channel makes the
+ * sequential sampling's early stop untrusted (see dram_heavy).
+ */
+#define DRAM_SHARE 0.5
+
+/* Rounds of sequential sampling: the first draws, the top-up of every
+ * class of a group whose samples differ to FIRST_SAMPLES, then to the
+ * full "samples"; one more finds nothing left to draw.
+ */
+#define MAX_ROUNDS 4
 
 /* The smallest relative spread assumed within a class that is sampled,
  * not sampled whole: arbitration phases make tile times differ by a few
@@ -148,46 +181,72 @@ static uint64_t tile_of(const struct cyc *c, const struct loop_sets *ls,
 	return t;
 }
 
+/* One simulated tile in context: the cycles PE (0, 0) advanced on it. */
+struct measure {
+	uint64_t tile;
+	int64_t delta;
+};
+
+/* Tiles a..b simulated from a cold array. */
+struct window {
+	uint64_t a, b;
+};
+
 /* What the sampling collects. */
 struct sampling {
-	uint64_t *tiles;	/* drawn, sorted */
-	size_t n, cap;
-	/* Per class: count, sampled deltas' sum and sum of squares. */
-	int n_class;
-	uint64_t *count, *k;
-	double *sum, *sq;
-	const struct cyc *c;
-	uint64_t last;
+	struct cyc *c;
+	uint64_t last, want;
+	uint64_t first;		/* samples that may end a class group */
+	uint64_t warmup;	/* WARMUP or WARMUP_DB */
 	/* A tile starts an output tile when its index is 0 along every
 	 * band loop from "inner" on (the loops no output depends on);
 	 * "split" says whether that divides the classes at all.
 	 */
 	int inner, split;
 	int phases;		/* split by the parity of the tile */
-	size_t next;		/* the next drawn tile the hook expects */
-	int64_t tail_delta;
+	int n_class;
+	/* Per class: tiles, whether simulated whole, the samples it should
+	 * have after this round and those it will have as planned.
+	 */
+	uint64_t *count, *target, *planned;
+	unsigned char *whole;
+	/* Per class: samples, their sum, sum of squares, least and most. */
+	uint64_t *k;
+	double *sum, *sq;
+	int64_t *lo, *hi;
+	/* Every measured tile, sorted by tile up to "n_old" (the rounds
+	 * before this one); this round's are appended.
+	 */
+	struct measure *meas;
+	size_t n_meas, n_old, cap_meas;
+	/* This round's windows and the tiles its draws will measure. */
+	struct window *win;
+	size_t n_win, cap_win;
+	uint64_t *plan;
+	size_t n_plan, cap_plan;
+	uint64_t win_a;		/* the window being simulated starts here */
+	double tail;		/* after the last tile's compute */
+	uint64_t simulated, pe_cycles;
 };
 
-static int add_tile(struct sampling *s, uint64_t t)
+/* Makes room for "n" elements of "size" bytes in *p; 0 when out of
+ * memory.
+ */
+static int reserve(void **p, size_t *cap, size_t n, size_t size)
 {
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 64;
-		uint64_t *p = realloc(s->tiles, cap * sizeof(*p));
+	size_t c = *cap ? *cap : 64;
+	void *q;
 
-		if (!p)
-			return 0;
-		s->tiles = p;
-		s->cap = cap;
-	}
-	s->tiles[s->n++] = t;
+	if (n <= *cap)
+		return 1;
+	while (c < n)
+		c *= 2;
+	q = realloc(*p, c * size);
+	if (!q)
+		return 0;
+	*p = q;
+	*cap = c;
 	return 1;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* Whether tile "t" starts an output tile (for the class split). */
@@ -292,71 +351,233 @@ static uint64_t class_size(const struct sampling *s,
 	return start ? st[par] : all[par] - st[par];
 }
 
-/* Draws the tiles of boundary set "mask" and output start "start": all
- * when there are at most "want" (and the first and last tiles), else
- * "want" distinct ones.  The first and last tiles are their own classes
- * and never drawn here.
+/* The class of "cl" with its parity bit cleared (the group's first) and,
+ * when the classes are split by phase, with it set; returns how many.
  */
-static int draw_class(struct sampling *s, const struct loop_sets *ls,
-	unsigned mask, int start, int par, uint64_t want, uint64_t *seed)
+static int group_members(const struct sampling *s, int cl, int *m)
+{
+	unsigned par = 1u << (s->c->m->band + 1);
+
+	if (cl < 2) {
+		m[0] = cl;
+		return 1;
+	}
+	m[0] = 2 + (int) ((unsigned) (cl - 2) & ~par);
+	m[1] = 2 + (int) ((unsigned) (cl - 2) | par);
+	return s->phases ? 2 : 1;
+}
+
+/* The boundary set and output start of class "cl" (at least 2). */
+static void class_parts(const struct sampling *s, int cl, unsigned *mask,
+	int *start)
+{
+	int band = s->c->m->band;
+
+	*mask = (unsigned) (cl - 2) & ((1u << band) - 1);
+	*start = (int) ((unsigned) (cl - 2) >> band & 1u);
+}
+
+static int cmp_measure(const void *a, const void *b)
+{
+	uint64_t x = ((const struct measure *) a)->tile;
+	uint64_t y = ((const struct measure *) b)->tile;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_window(const void *a, const void *b)
+{
+	uint64_t x = ((const struct window *) a)->a;
+	uint64_t y = ((const struct window *) b)->a;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Whether tile "t" was measured in an earlier round. */
+static int is_measured(const struct sampling *s, uint64_t t)
+{
+	size_t lo = 0, hi = s->n_old;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->meas[mid].tile == t)
+			return 1;
+		if (s->meas[mid].tile < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* Whether tile "t" is measured already or will be in this round. */
+static int taken(const struct sampling *s, uint64_t t)
+{
+	size_t i;
+
+	for (i = 0; i < s->n_plan; i++)
+		if (s->plan[i] == t)
+			return 1;
+	return is_measured(s, t);
+}
+
+/* Where the window of sampled tile "t" starts: "warmup" tiles before
+ * it, or one more to start at an even tile when the classes are split by
+ * phase (see the comment at the top).
+ */
+static uint64_t window_start(const struct sampling *s, uint64_t t)
+{
+	uint64_t a = t > s->warmup ? t - s->warmup : 0;
+
+	return s->phases ? a - a % 2 : a;
+}
+
+static int push_window(struct sampling *s, uint64_t a, uint64_t b)
+{
+	if (!reserve((void **) &s->win, &s->cap_win, s->n_win + 1,
+	    sizeof(*s->win)))
+		return 0;
+	s->win[s->n_win].a = a;
+	s->win[s->n_win++].b = b;
+	return 1;
+}
+
+/* Whether tile "t" of a window from tile "a" is a measurement: it has
+ * its warm-up before it, or the window is the start of the full run.
+ */
+static int in_context(const struct sampling *s, uint64_t a, uint64_t t)
+{
+	return a == 0 || t >= a + s->warmup;
+}
+
+/* Notes that this round measures tile "t" (once) for its class. */
+static int mark(struct sampling *s, uint64_t t)
+{
+	if (taken(s, t))
+		return 1;
+	if (!reserve((void **) &s->plan, &s->cap_plan, s->n_plan + 1,
+	    sizeof(*s->plan)))
+		return 0;
+	s->plan[s->n_plan++] = t;
+	s->planned[tile_class(s, t)]++;
+	return 1;
+}
+
+/* The window of drawn tile "t": every tile of it in context is a
+ * measurement; it reaches one tile further when that tile's class still
+ * wants samples in this round, sharing the warm-up.
+ */
+static int add_draw(struct sampling *s, uint64_t t)
+{
+	uint64_t a = window_start(s, t), b = t, u;
+
+	for (u = a + 1; u <= t; u++)
+		if (in_context(s, a, u) && !mark(s, u))
+			return 0;
+	if (t < s->last && !taken(s, t + 1)) {
+		int cu = tile_class(s, t + 1);
+
+		if (s->planned[cu] < s->target[cu]) {
+			b = t + 1;
+			if (!mark(s, b))
+				return 0;
+		}
+	}
+	return push_window(s, a, b);
+}
+
+/* A window for every tile of class "cl" not measured yet.  The tiles are
+ * enumerated over the product of the class's index sets (the starting
+ * ones have index 0 along the inner loops).
+ */
+static int enumerate_class(struct sampling *s, const struct loop_sets *ls,
+	int cl)
 {
 	const struct cyc *c = s->c;
-	uint64_t pos[POLY_MAX_LOOPS] = { 0 }, got = 0, i, t, total = 1;
-	uint64_t size = class_size(s, ls, mask, start, par);
-	int cl = 2 + (int) mask + (start << c->m->band) +
-		(par << (c->m->band + 1));
-	size_t from = s->n, j;
+	uint64_t pos[POLY_MAX_LOOPS] = { 0 }, total = 1, i, t;
+	unsigned mask;
 	int64_t n;
-	int l;
+	int l, start;
 
-	if (size == 0)
-		return 1;
-	/* A small class is enumerated: its tiles are at least a third of
-	 * the product enumerated (the starting ones have index 0 along the
-	 * inner loops, and the index sets are runs of consecutive indices,
-	 * about half of them odd).
-	 */
+	if (cl < 2) {
+		t = cl ? s->last : 0;
+		return is_measured(s, t) || push_window(s, window_start(s, t),
+			t);
+	}
+	class_parts(s, cl, &mask, &start);
 	for (l = 0; l < c->m->band; l++) {
 		loop_set(ls, mask, l, &n);
 		total *= start && l >= s->inner ? 1 : (uint64_t) n;
 	}
-	if (size <= want + 2) {
-		for (i = 0; i < total; i++) {
-			uint64_t r = i;
+	for (i = 0; i < total; i++) {
+		uint64_t r = i;
 
-			for (l = c->m->band - 1; l >= 0; l--) {
-				loop_set(ls, mask, l, &n);
-				n = start && l >= s->inner ? 1 : n;
-				pos[l] = r % (uint64_t) n;
-				r /= (uint64_t) n;
-			}
-			t = tile_of(c, ls, mask, pos);
-			if (t != 0 && t != s->last && class_of(s, t) == cl &&
-			    !add_tile(s, t))
-				return 0;
+		for (l = c->m->band - 1; l >= 0; l--) {
+			loop_set(ls, mask, l, &n);
+			n = start && l >= s->inner ? 1 : n;
+			pos[l] = r % (uint64_t) n;
+			r /= (uint64_t) n;
 		}
-		return 1;
+		t = tile_of(c, ls, mask, pos);
+		if (t != 0 && t != s->last && class_of(s, t) == cl &&
+		    !is_measured(s, t) &&
+		    !push_window(s, window_start(s, t), t))
+			return 0;
 	}
-	/* More than want + 2 tiles: a class holds a good share of the
-	 * product drawn from (see above), so rejecting the others ends
-	 * quickly.
-	 */
-	while (got < want) {
-		for (l = 0; l < c->m->band; l++) {
+	return 1;
+}
+
+/* A tile of class "cl" not taken yet.  The class has more tiles than it
+ * wants samples, and holds a good share of the product drawn from (at
+ * least a third: the index sets are runs of consecutive indices, about
+ * half of them odd), so rejecting the others ends quickly.
+ */
+static uint64_t draw_tile(const struct sampling *s, const struct loop_sets *ls,
+	int cl, uint64_t *seed)
+{
+	uint64_t pos[POLY_MAX_LOOPS] = { 0 }, t;
+	unsigned mask;
+	int64_t n;
+	int l, start;
+
+	class_parts(s, cl, &mask, &start);
+	for (;;) {
+		for (l = 0; l < s->c->m->band; l++) {
 			loop_set(ls, mask, l, &n);
 			pos[l] = start && l >= s->inner ? 0 :
 				draw(seed, (uint64_t) n);
 		}
-		t = tile_of(c, ls, mask, pos);
-		if (t == 0 || t == s->last || class_of(s, t) != cl)
+		t = tile_of(s->c, ls, mask, pos);
+		if (t != 0 && t != s->last && class_of(s, t) == cl &&
+		    !taken(s, t))
+			return t;
+	}
+}
+
+/* The windows of this round: every class short of its target draws
+ * tiles (or, when simulated whole, all of them).
+ */
+static int plan_round(struct sampling *s, const struct loop_sets *ls,
+	uint64_t *seed)
+{
+	int cl;
+
+	s->n_win = s->n_plan = 0;
+	for (cl = 0; cl < s->n_class; cl++)
+		s->planned[cl] = s->k[cl];
+	for (cl = 0; cl < s->n_class; cl++) {
+		if (s->planned[cl] >= s->target[cl])
 			continue;
-		for (j = from; j < s->n && s->tiles[j] != t; j++)
-			;
-		if (j < s->n)
+		if (s->whole[cl]) {
+			if (!enumerate_class(s, ls, cl))
+				return 0;
+			s->planned[cl] = s->count[cl];
 			continue;
-		if (!add_tile(s, t))
-			return 0;
-		got++;
+		}
+		while (s->planned[cl] < s->target[cl])
+			if (!add_draw(s, draw_tile(s, ls, cl, seed)))
+				return 0;
 	}
 	return 1;
 }
@@ -364,15 +585,168 @@ static int draw_class(struct sampling *s, const struct loop_sets *ls,
 static void hook(void *arg, uint64_t tile, int64_t delta)
 {
 	struct sampling *s = arg;
+
+	if (!in_context(s, s->win_a, tile) || is_measured(s, tile))
+		return;
+	s->meas[s->n_meas].tile = tile;
+	s->meas[s->n_meas++].delta = delta;
+}
+
+/* The per-class sums of every measurement. */
+static void class_stats(struct sampling *s)
+{
+	size_t i;
 	int cl;
 
-	if (s->next >= s->n || s->tiles[s->next] != tile)
-		return;
-	s->next++;
-	cl = tile_class(s, tile);
-	s->k[cl]++;
-	s->sum[cl] += (double) delta;
-	s->sq[cl] += (double) delta * (double) delta;
+	for (cl = 0; cl < s->n_class; cl++) {
+		s->k[cl] = 0;
+		s->sum[cl] = s->sq[cl] = 0;
+	}
+	for (i = 0; i < s->n_meas; i++) {
+		int64_t d = s->meas[i].delta;
+
+		cl = tile_class(s, s->meas[i].tile);
+		s->lo[cl] = s->k[cl] && s->lo[cl] < d ? s->lo[cl] : d;
+		s->hi[cl] = s->k[cl] && s->hi[cl] > d ? s->hi[cl] : d;
+		s->k[cl]++;
+		s->sum[cl] += (double) d;
+		s->sq[cl] += (double) d * (double) d;
+	}
+}
+
+/* Simulates this round's windows, merged where they touch, and adds
+ * their measurements.
+ */
+static int simulate_round(struct sampling *s)
+{
+	size_t i, n = 0;
+	uint64_t span = 0;
+
+	qsort(s->win, s->n_win, sizeof(*s->win), cmp_window);
+	for (i = 1; i < s->n_win; i++) {
+		if (s->win[i].a <= s->win[n].b + 1) {
+			if (s->win[i].b > s->win[n].b)
+				s->win[n].b = s->win[i].b;
+		} else {
+			s->win[++n] = s->win[i];
+		}
+	}
+	s->n_win = n + 1;
+	for (i = 0; i < s->n_win; i++)
+		span += s->win[i].b - s->win[i].a + 1;
+	if (!reserve((void **) &s->meas, &s->cap_meas, s->n_meas + span,
+	    sizeof(*s->meas)))
+		return 0;
+	for (i = 0; i < s->n_win; i++) {
+		uint64_t a = s->win[i].a, b = s->win[i].b;
+		int64_t end;
+
+		s->win_a = a;
+		end = sim__cyc_window(s->c, a, b, hook, s);
+		if (b == s->last)
+			s->tail = (double) (end - s->c->run.cend_last);
+		s->simulated += b - a + 1;
+		s->pe_cycles += (uint64_t) s->c->p.n_pe * (uint64_t) end;
+	}
+	qsort(s->meas, s->n_meas, sizeof(*s->meas), cmp_measure);
+	s->n_old = s->n_meas;
+	class_stats(s);
+	return 1;
+}
+
+/* Whether the group of class "cl" is done: every class of it has
+ * samples, enough of them, and all are equal.
+ */
+static int group_done(const struct sampling *s, int cl)
+{
+	uint64_t k = 0, n = 0, first = s->first;
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	int m[2], n_m = group_members(s, cl, m), i;
+
+	for (i = 0; i < n_m; i++) {
+		if (s->count[m[i]] == 0)
+			continue;
+		if (s->k[m[i]] == 0)
+			return 0;
+		k += s->k[m[i]];
+		n += s->count[m[i]];
+		lo = s->lo[m[i]] < lo ? s->lo[m[i]] : lo;
+		hi = s->hi[m[i]] > hi ? s->hi[m[i]] : hi;
+	}
+	return lo == hi && k >= (n < first ? n : first);
+}
+
+/* The samples each class should have after round "round" (see the
+ * comment at the top).
+ */
+static void set_targets(struct sampling *s, int round)
+{
+	uint64_t first = s->first;
+	int cl, m[2];
+
+	for (cl = 0; cl < s->n_class; cl++) {
+		uint64_t *t = &s->target[cl];
+
+		if (s->count[cl] == 0 || s->whole[cl])
+			*t = s->count[cl];
+		else if (round == 0)
+			*t = group_members(s, cl, m) == 2 &&
+				s->count[m[0]] && s->count[m[1]] ?
+				(first + 1) / 2 : first;
+		else if (group_done(s, cl))
+			*t = s->k[cl];
+		else if (s->k[cl] < first)
+			*t = first;
+		else
+			*t = s->lo[cl] != s->hi[cl] ? s->want : s->k[cl];
+	}
+}
+
+/* Whether the DRAM channel is busy for a good part of a tile's compute
+ * (DRAM_SHARE of it or more, counting each output tile's drain once per
+ * its tiles): then its backlog carries over many tiles, tile times vary
+ * in patterns the classes do not capture, and two equal samples prove
+ * little.
+ */
+static int dram_heavy(const struct cyc *c)
+{
+	double bytes = 0;
+	int g, l;
+
+	for (g = 0; g < c->n_in; g++)
+		bytes += c->in[g].bytes;
+	for (g = 0; g < c->n_out; g++) {
+		double per = 1;
+
+		for (l = 0; !c->m->out[g].every_tile && l < c->m->band; l++)
+			if (!(c->m->out[g].loop_mask >> l & 1u))
+				per *= (double) c->p.n[l];
+		bytes += c->out[g].bytes / per;
+	}
+	return bytes / c->bpc >= DRAM_SHARE * (double) c->step;
+}
+
+/* Sets the class counts and which classes are simulated whole. */
+static void set_counts(struct sampling *s, const struct loop_sets *ls)
+{
+	int band = s->c->m->band, start, par, cl;
+	unsigned mask;
+
+	for (par = 0; par < 2; par++)
+		for (start = 0; start < 2; start++)
+			for (mask = 0; mask < (1u << band); mask++)
+				s->count[2 + mask + ((unsigned) start << band) +
+					((unsigned) par << (band + 1))] =
+					class_size(s, ls, mask, start, par);
+	/* The first and last tiles are classes of their own. */
+	s->count[class_of(s, 0)]--;
+	s->count[0] = 1;
+	if (s->last > 0) {
+		s->count[class_of(s, s->last)]--;
+		s->count[1] = 1;
+	}
+	for (cl = 0; cl < s->n_class; cl++)
+		s->whole[cl] = s->count[cl] <= s->want;
 }
 
 /* The standard normal quantile (Acklam's rational approximation, relative
@@ -435,149 +809,178 @@ static double t_quantile(double p, double df)
 		(92160 * df * df * df * df);
 }
 
+/* The estimate and its variance as strata are added. */
+struct tally {
+	double est, var, dfd;
+};
+
+/* Adds a stratum of "n" tiles of which "k" were measured, with the sum
+ * and sum of squares of their cycles.
+ */
+static void add_stratum(struct tally *y, double n, double k, double sum,
+	double sq)
+{
+	double mean, s2, v;
+
+	if (n == 0 || k == 0)
+		return;
+	if (k >= n) {
+		y->est += sum;
+		return;
+	}
+	mean = sum / k;
+	y->est += n * mean;
+	s2 = k > 1 ? (sq - k * mean * mean) / (k - 1) : 0;
+	/* A sample of equal values does not prove a class has no spread:
+	 * below the resolution RESOLUTION of its mean it is taken as that.
+	 */
+	if (s2 < RESOLUTION * RESOLUTION * mean * mean)
+		s2 = RESOLUTION * RESOLUTION * mean * mean;
+	v = n * n * s2 / k * (1 - k / n);
+	y->var += v;
+	if (k > 1)
+		y->dfd += v * v / (k - 1);
+}
+
+/* Adds the group of class "cl": pooled when it is done (its parities
+ * cost the same), else class by class.  A class left without samples
+ * (only when memory ran short) takes the mean of its group.
+ */
+static void add_group(const struct sampling *s, int cl, struct tally *y)
+{
+	double n = 0, k = 0, sum = 0, sq = 0;
+	int m[2], n_m = group_members(s, cl, m), i;
+
+	for (i = 0; i < n_m; i++) {
+		n += (double) s->count[m[i]];
+		k += (double) s->k[m[i]];
+		sum += s->sum[m[i]];
+		sq += s->sq[m[i]];
+	}
+	if (group_done(s, cl)) {
+		add_stratum(y, n, k, sum, sq);
+		return;
+	}
+	for (i = 0; i < n_m; i++) {
+		double ni = (double) s->count[m[i]];
+
+		if (s->k[m[i]] > 0)
+			add_stratum(y, ni, (double) s->k[m[i]], s->sum[m[i]],
+				s->sq[m[i]]);
+		else if (ni > 0 && k > 0)
+			add_stratum(y, ni, 1, sum / k, sum / k * sum / k);
+	}
+}
+
 /* The estimate and its interval from the class sums. */
-static void estimate(const struct sampling *s, double conf, double tail,
+static void estimate(const struct sampling *s, double conf,
 	sim_cycle_report *out)
 {
-	double est = tail, var = 0, dfd = 0, half = 0;
-	int cl;
+	struct tally y = { s->tail, 0, 0 };
+	double half = 0;
+	int cl, m[2];
 
-	for (cl = 0; cl < s->n_class; cl++) {
-		double n = (double) s->count[cl], k = (double) s->k[cl], mean,
-			s2, v;
-
-		if (s->count[cl] == 0 || s->k[cl] == 0)
-			continue;
-		if (s->k[cl] >= s->count[cl]) {
-			est += s->sum[cl];
-			continue;
-		}
-		mean = s->sum[cl] / k;
-		est += n * mean;
-		s2 = k > 1 ? (s->sq[cl] - k * mean * mean) / (k - 1) : 0;
-		/* A sample of equal values does not prove a class has no
-		 * spread: below the resolution RESOLUTION of its mean it is
-		 * taken as that.
-		 */
-		if (s2 < RESOLUTION * RESOLUTION * mean * mean)
-			s2 = RESOLUTION * RESOLUTION * mean * mean;
-		v = n * n * s2 / k * (1 - k / n);
-		var += v;
-		if (k > 1)
-			dfd += v * v / (k - 1);
-	}
-	if (var > 0) {
-		double df = dfd > 0 ? var * var / dfd : 1;
+	for (cl = 0; cl < s->n_class; cl++)
+		if (group_members(s, cl, m) && m[0] == cl)
+			add_group(s, cl, &y);
+	if (y.var > 0) {
+		double df = y.dfd > 0 ? y.var * y.var / y.dfd : 1;
 
 		half = t_quantile(0.5 + conf / 2, df < 1 ? 1 : df) *
-			sqrt(var);
+			sqrt(y.var);
 	}
-	out->metrics.cycles = (uint64_t) llround(est);
-	out->cycles_low = est - half;
-	out->cycles_high = est + half;
+	out->metrics.cycles = (uint64_t) llround(y.est);
+	out->cycles_low = y.est - half;
+	out->cycles_high = y.est + half;
 }
 
-/* Draws the tiles of every class and sets the class counts. */
-static int draw_all(struct sampling *s, const struct loop_sets *ls,
-	uint64_t want, uint64_t seed)
+/* Allocates the per-class arrays; 0 when out of memory. */
+static int sampling_alloc(struct sampling *s)
 {
-	unsigned mask;
-	int band = s->c->m->band, start, par;
+	size_t n = (size_t) s->n_class;
 
-	if (!add_tile(s, 0) || (s->last > 0 && !add_tile(s, s->last)))
-		return 0;
-	for (par = 0; par < 2; par++)
-		for (start = 0; start < 2; start++)
-			for (mask = 0; mask < (1u << band); mask++) {
-				if (!draw_class(s, ls, mask, start, par, want,
-				    &seed))
-					return 0;
-				s->count[2 + mask + ((unsigned) start << band) +
-					((unsigned) par << (band + 1))] =
-					class_size(s, ls, mask, start, par);
-			}
-	qsort(s->tiles, s->n, sizeof(*s->tiles), cmp_u64);
-	/* The first and last tiles are classes of their own. */
-	s->count[class_of(s, 0)]--;
-	s->count[0] = 1;
-	if (s->last > 0) {
-		s->count[class_of(s, s->last)]--;
-		s->count[1] = 1;
+	s->count = calloc(n, sizeof(uint64_t));
+	s->target = calloc(n, sizeof(uint64_t));
+	s->planned = calloc(n, sizeof(uint64_t));
+	s->whole = calloc(n, 1);
+	s->k = calloc(n, sizeof(uint64_t));
+	s->sum = calloc(n, sizeof(double));
+	s->sq = calloc(n, sizeof(double));
+	s->lo = calloc(n, sizeof(int64_t));
+	s->hi = calloc(n, sizeof(int64_t));
+	return s->count && s->target && s->planned && s->whole && s->k &&
+		s->sum && s->sq && s->lo && s->hi;
+}
+
+static void sampling_free(struct sampling *s)
+{
+	free(s->count);
+	free(s->target);
+	free(s->planned);
+	free(s->whole);
+	free(s->k);
+	free(s->sum);
+	free(s->sq);
+	free(s->lo);
+	free(s->hi);
+	free(s->meas);
+	free(s->win);
+	free(s->plan);
+}
+
+/* The rounds of sequential sampling; 0 when out of memory. */
+static int sample(struct sampling *s, const struct loop_sets *ls)
+{
+	uint64_t seed = s->c->o.seed;
+	int round;
+
+	set_counts(s, ls);
+	for (round = 0; round < MAX_ROUNDS; round++) {
+		set_targets(s, round);
+		if (!plan_round(s, ls, &seed))
+			return 0;
+		if (s->n_win == 0)
+			break;
+		if (!simulate_round(s))
+			return 0;
 	}
 	return 1;
-}
-
-/* Where the window of sampled tile "t" starts: WARMUP tiles before it or
- * one more, at an even tile (see the comment at the top).
- */
-static uint64_t window_start(uint64_t t)
-{
-	uint64_t a = t > WARMUP ? t - WARMUP : 0;
-
-	return a - a % 2;
 }
 
 int sim__cyc_sampled(struct cyc *c, sim_cycle_report *out)
 {
 	struct sampling s;
 	struct loop_sets ls;
-	uint64_t want = c->o.samples > 0 ? (uint64_t) c->o.samples : 4;
 	double conf = c->o.confidence > 0 && c->o.confidence < 1 ?
-		c->o.confidence : 0.95, tail = 0;
-	uint64_t simulated = 0, pe_cycles = 0;
-	size_t i = 0;
+		c->o.confidence : 0.95;
 	int ok;
 
 	memset(&s, 0, sizeof(s));
 	memset(&ls, 0, sizeof(ls));
 	s.c = c;
 	s.last = c->n_tiles - 1;
+	s.want = c->o.samples > 0 ? (uint64_t) c->o.samples : 4;
+	s.warmup = c->p.db ? WARMUP_DB : WARMUP;
+	s.first = dram_heavy(c) ? s.want : FIRST_SAMPLES;
+	s.first = s.first < s.want ? s.first : s.want;
 	s.n_class = 2 + (4 << c->m->band);
 	set_split(&s);
-	s.count = calloc((size_t) s.n_class, sizeof(uint64_t));
-	s.k = calloc((size_t) s.n_class, sizeof(uint64_t));
-	s.sum = calloc((size_t) s.n_class, sizeof(double));
-	s.sq = calloc((size_t) s.n_class, sizeof(double));
-	ok = s.count && s.k && s.sum && s.sq && loop_sets_build(c, &ls) &&
-		draw_all(&s, &ls, want, c->o.seed);
-	/* Windows: each drawn tile after its warm-up, merged when they
-	 * touch.
-	 */
-	while (ok && i < s.n) {
-		uint64_t a = window_start(s.tiles[i]), b = s.tiles[i];
-		int64_t end;
-
-		while (i + 1 < s.n && window_start(s.tiles[i + 1]) <= b + 1)
-			b = s.tiles[++i];
-		i++;
-		s.next = i;
-		while (s.next > 0 && s.tiles[s.next - 1] >= a)
-			s.next--;
-		end = sim__cyc_window(c, a, b, hook, &s);
-		if (b == s.last)
-			tail = (double) (end - c->run.cend_last);
-		simulated += b - a + 1;
-		pe_cycles += (uint64_t) c->p.n_pe * (uint64_t) end;
-	}
+	ok = sampling_alloc(&s) && loop_sets_build(c, &ls) && sample(&s, &ls);
 	if (ok) {
-		estimate(&s, conf, tail, out);
+		estimate(&s, conf, out);
 		out->metrics.latency_s = (double) out->metrics.cycles /
 			(out->metrics.mhz * 1e6);
 		out->metrics.gops = c->m->ops / out->metrics.latency_s / 1e9;
 		out->metrics.edp = out->metrics.energy_j *
 			out->metrics.latency_s;
-		out->tiles_simulated = simulated;
-		out->fraction = (double) simulated / (double) c->n_tiles;
-		out->pe_cycles = pe_cycles;
+		out->tiles_simulated = s.simulated;
+		out->fraction = (double) s.simulated / (double) c->n_tiles;
+		out->pe_cycles = s.pe_cycles;
 		out->pe_utilisation = (double) c->p.comp *
 			(double) c->n_tiles / (double) out->metrics.cycles;
 		sim__cyc_modules(c, out);
 	}
 	loop_sets_free(&ls);
-	free(s.tiles);
-	free(s.count);
-	free(s.k);
-	free(s.sum);
-	free(s.sq);
+	sampling_free(&s);
 	return ok;
 }

@@ -312,6 +312,9 @@ static const struct design designs[] = {
 	 */
 	{ "ttmc 32,8,8,2", 0, 0, 0, 2, 0, NULL,
 	  { 32, 8, 8, 2, 1, 2, 4, 4, 0, 1 }, { 64, 32, 32, 16, 16 } },
+	/* The same on a board whose DRAM channel is busier than the PEs. */
+	{ "mm nodb starved", 64, 48, 32, 1, 0, &starved_board,
+	  { 8, 16, 8, 4, 4, 2, 0, 0 }, { 0 } },
 };
 
 /* The ttmc template of space_time[4] through the front end. */
@@ -421,6 +424,64 @@ static void test_interval(void **state)
 	}
 }
 
+/* Sequential sampling: on designs whose classes cost the same tile by
+ * tile, two equal samples end a class group, so few tiles are simulated
+ * (at most "max_tiles"; the sampling with four samples per class and two
+ * warm-up tiles before each simulated three times as many) even when
+ * "samples" (the option; 0: the default 4) allows more, and the estimate
+ * is the full simulation exactly.  The ttmc design alternates between two
+ * tile times, which the first samples of both parities show, so its
+ * classes are split by parity and stay exact.  On the starved board the
+ * DRAM channel is busier than the PEs, the early stop is not trusted and
+ * the classes get their "samples": at least "min_tiles" are simulated.
+ */
+static void test_sequential(void **state)
+{
+	static const struct {
+		size_t design;
+		int samples;
+		uint64_t min_tiles, max_tiles;
+	} cases[] = {
+		{ 3, 0, 1, 16 },	/* mm 64 */
+		{ 3, 1, 1, 16 },
+		{ 3, 2, 1, 16 },
+		{ 5, 0, 1, 12 },	/* mm nodb */
+		{ 5, 8, 1, 12 },
+		{ 6, 0, 1, 20 },	/* ttmc 32,8,8,2 */
+		{ 6, 3, 1, 20 },
+		{ 7, 0, 1, 20 },	/* mm nodb starved */
+		{ 7, 8, 25, 40 },
+	};
+	size_t i;
+
+	(void) state;
+	for (i = 0; i < N_ELEMS(cases); i++) {
+		const struct design *d = &designs[cases[i].design];
+		sim_model *m = design_model(d);
+		sim_cycle_opts o = { 0, 0, 3, cases[i].samples, 0 };
+		sim_cycle_report f, s;
+
+		run(m, d->knobs, SIM_MODEL_FULL, NULL, &f);
+		run(m, d->knobs, SIM_MODEL_SAMPLED, &o, &s);
+		if (s.tiles_simulated < cases[i].min_tiles ||
+		    s.tiles_simulated > cases[i].max_tiles)
+			fail_msg("%s, %d samples: %llu tiles simulated, "
+				"expected %llu..%llu", d->what,
+				cases[i].samples,
+				(unsigned long long) s.tiles_simulated,
+				(unsigned long long) cases[i].min_tiles,
+				(unsigned long long) cases[i].max_tiles);
+		if (s.metrics.cycles != f.metrics.cycles)
+			fail_msg("%s, %d samples: sampled %llu, full %llu",
+				d->what, cases[i].samples,
+				(unsigned long long) s.metrics.cycles,
+				(unsigned long long) f.metrics.cycles);
+		assert_true(s.cycles_low <= (double) f.metrics.cycles &&
+			(double) f.metrics.cycles <= s.cycles_high);
+		sim_model_free(m);
+	}
+}
+
 /* The analytic mode is sim_eval; the names of the models round-trip. */
 static void test_analytic(void **state)
 {
@@ -484,6 +545,7 @@ int main(int argc, char **argv)
 	};
 	const struct CMUnitTest sampled[] = {
 		cmocka_unit_test(test_sampled),
+		cmocka_unit_test(test_sequential),
 	};
 	const struct CMUnitTest interval[] = {
 		cmocka_unit_test(test_interval),
