@@ -43,6 +43,13 @@
  * samples prove little, and every class gets its "samples" (see
  * dram_heavy).
  *
+ * On DRAM-heavy designs with double buffering the loads keep the
+ * channel busy, a drain waits for a whole output tile and lands on a
+ * later one, so a window reaches back over the output tiles whose drains
+ * are still owed, a draw measures the whole output tile that holds it
+ * (every position in it alike), and the tiles whose window would start at
+ * tile 0 form the first class (see window_start).
+ *
  * The estimate is the sum over classes (or pooled groups) of the count
  * times the sample mean (the exact sum for a class sampled whole), plus
  * the tail after the last tile; its interval is Student's t on the
@@ -198,6 +205,18 @@ struct sampling {
 	uint64_t last, want;
 	uint64_t first;		/* samples that may end a class group */
 	uint64_t warmup;	/* WARMUP or WARMUP_DB */
+	/* Per output group, tiles per output tile when the DRAM channel's
+	 * backlog starves the drains (see window_start), else 0.
+	 */
+	uint64_t out_run[POLY_MAX_GROUPS];
+	/* With "out_run", a draw measures the whole run of "unit" tiles
+	 * (the longest output tile) that holds it, else 1.
+	 */
+	uint64_t unit;
+	/* The head of the run, tiles 0..head-1: those whose window starts
+	 * at tile 0, the first class (1 without "out_run").
+	 */
+	uint64_t head;
 	/* A tile starts an output tile when its index is 0 along every
 	 * band loop from "inner" on (the loops no output depends on);
 	 * "split" says whether that divides the classes at all.
@@ -273,10 +292,10 @@ static int class_of(const struct sampling *s, uint64_t t)
 		((s->phases ? (int) (t % 2) : 0) << (band + 1));
 }
 
-/* Class of a tile: 0 the first, 1 the last, else class_of. */
+/* Class of a tile: 0 the head, 1 the last, else class_of. */
 static int tile_class(const struct sampling *s, uint64_t t)
 {
-	return t == 0 ? 0 : t == s->last ? 1 : class_of(s, t);
+	return t == s->last && t > 0 ? 1 : t < s->head ? 0 : class_of(s, t);
 }
 
 /* Sets "inner" and "split": the loops after the innermost one an output
@@ -425,11 +444,34 @@ static int taken(const struct sampling *s, uint64_t t)
 /* Where the window of sampled tile "t" starts: "warmup" tiles before
  * it, or one more to start at an even tile when the classes are split by
  * phase (see the comment at the top).
+ *
+ * When the loads keep the DRAM channel busy, the round-robin arbiter
+ * finds an input burst ready whenever the channel frees, and a drain
+ * waits until the next drain of its group or the output tile that needs
+ * its buffer flushes it: a drain stays pending for a whole output tile
+ * and lands, all at once, on the start of the output tile "slots" after
+ * its own.  A window must then hold that history: the end of the output
+ * tile "slots" before the sampled tile's (whose drain is flushed at the
+ * end of the one after it), with the usual warm-up before it.  Such a
+ * window measures every tile of the sampled tile's output tile up to it.
  */
 static uint64_t window_start(const struct sampling *s, uint64_t t)
 {
 	uint64_t a = t > s->warmup ? t - s->warmup : 0;
+	uint64_t slots = s->c->p.db ? 2 : 1;
+	int g;
 
+	for (g = 0; g < s->c->n_out; g++) {
+		uint64_t run = s->out_run[g], back;
+
+		if (!run)
+			continue;
+		back = t % run + (slots - 1) * run + 1 + s->warmup;
+		if (t <= back)
+			a = 0;
+		else if (t - back < a)
+			a = t - back;
+	}
 	return s->phases ? a - a % 2 : a;
 }
 
@@ -443,12 +485,12 @@ static int push_window(struct sampling *s, uint64_t a, uint64_t b)
 	return 1;
 }
 
-/* Whether tile "t" of a window from tile "a" is a measurement: it has
- * its warm-up before it, or the window is the start of the full run.
+/* Whether tile "t" of a window from tile "a" is a measurement: the
+ * window holds all of its warm-up, or is the start of the full run.
  */
 static int in_context(const struct sampling *s, uint64_t a, uint64_t t)
 {
-	return a == 0 || t >= a + s->warmup;
+	return a == 0 || (t > a && a <= window_start(s, t));
 }
 
 /* Notes that this round measures tile "t" (once) for its class. */
@@ -472,6 +514,16 @@ static int add_draw(struct sampling *s, uint64_t t)
 {
 	uint64_t a = window_start(s, t), b = t, u;
 
+	if (s->unit > 1) {
+		uint64_t t0 = t - t % s->unit;
+
+		a = window_start(s, t0);
+		b = t0 + s->unit - 1 < s->last ? t0 + s->unit - 1 : s->last;
+		for (u = a + 1; u <= b; u++)
+			if (in_context(s, a, u) && !mark(s, u))
+				return 0;
+		return push_window(s, a, b);
+	}
 	for (u = a + 1; u <= t; u++)
 		if (in_context(s, a, u) && !mark(s, u))
 			return 0;
@@ -501,9 +553,11 @@ static int enumerate_class(struct sampling *s, const struct loop_sets *ls,
 	int l, start;
 
 	if (cl < 2) {
-		t = cl ? s->last : 0;
-		return is_measured(s, t) || push_window(s, window_start(s, t),
-			t);
+		if (cl == 0)
+			return is_measured(s, 0) || push_window(s, 0,
+				s->head - 1);
+		return is_measured(s, s->last) || push_window(s,
+			window_start(s, s->last), s->last);
 	}
 	class_parts(s, cl, &mask, &start);
 	for (l = 0; l < c->m->band; l++) {
@@ -520,7 +574,7 @@ static int enumerate_class(struct sampling *s, const struct loop_sets *ls,
 			r /= (uint64_t) n;
 		}
 		t = tile_of(c, ls, mask, pos);
-		if (t != 0 && t != s->last && class_of(s, t) == cl &&
+		if (tile_class(s, t) == cl &&
 		    !is_measured(s, t) &&
 		    !push_window(s, window_start(s, t), t))
 			return 0;
@@ -549,7 +603,7 @@ static uint64_t draw_tile(const struct sampling *s, const struct loop_sets *ls,
 				draw(seed, (uint64_t) n);
 		}
 		t = tile_of(s->c, ls, mask, pos);
-		if (t != 0 && t != s->last && class_of(s, t) == cl &&
+		if (tile_class(s, t) == cl &&
 		    !taken(s, t))
 			return t;
 	}
@@ -588,6 +642,7 @@ static void hook(void *arg, uint64_t tile, int64_t delta)
 
 	if (!in_context(s, s->win_a, tile) || is_measured(s, tile))
 		return;
+
 	s->meas[s->n_meas].tile = tile;
 	s->meas[s->n_meas++].delta = delta;
 }
@@ -726,11 +781,35 @@ static int dram_heavy(const struct cyc *c)
 	return bytes / c->bpc >= DRAM_SHARE * (double) c->step;
 }
 
+/* Sets "out_run": on DRAM-heavy designs with double buffering, per
+ * output group, the tiles of one of its output tiles (consecutive tiles,
+ * those that differ only along the band loops after the innermost one
+ * the group depends on).  Without double buffering a load waits for the
+ * compute of the tile before it, the channel idles meanwhile and the
+ * drains take their turns: the short warm-up holds what matters.
+ */
+static void set_out_run(struct sampling *s, int heavy)
+{
+	const struct cyc *c = s->c;
+	int g, l;
+
+	for (g = 0; heavy && g < c->n_out; g++) {
+		uint64_t run = 1;
+
+		for (l = c->m->band - 1; !c->m->out[g].every_tile && l >= 0 &&
+		    !(c->m->out[g].loop_mask >> l & 1u); l--)
+			run *= (uint64_t) c->p.n[l];
+		s->out_run[g] = run;
+		s->unit = run > s->unit ? run : s->unit;
+	}
+}
+
 /* Sets the class counts and which classes are simulated whole. */
 static void set_counts(struct sampling *s, const struct loop_sets *ls)
 {
 	int band = s->c->m->band, start, par, cl;
 	unsigned mask;
+	uint64_t t;
 
 	for (par = 0; par < 2; par++)
 		for (start = 0; start < 2; start++)
@@ -739,14 +818,15 @@ static void set_counts(struct sampling *s, const struct loop_sets *ls)
 					((unsigned) par << (band + 1))] =
 					class_size(s, ls, mask, start, par);
 	/* The first and last tiles are classes of their own. */
-	s->count[class_of(s, 0)]--;
-	s->count[0] = 1;
+	for (t = 0; t < s->head; t++)
+		s->count[class_of(s, t)]--;
+	s->count[0] = s->head;
 	if (s->last > 0) {
 		s->count[class_of(s, s->last)]--;
 		s->count[1] = 1;
 	}
 	for (cl = 0; cl < s->n_class; cl++)
-		s->whole[cl] = s->count[cl] <= s->want;
+		s->whole[cl] = cl < 2 || s->count[cl] <= s->want;
 }
 
 /* The standard normal quantile (Acklam's rational approximation, relative
@@ -962,6 +1042,10 @@ int sim__cyc_sampled(struct cyc *c, sim_cycle_report *out)
 	s.want = c->o.samples > 0 ? (uint64_t) c->o.samples : 4;
 	s.warmup = c->p.db ? WARMUP_DB : WARMUP;
 	s.first = dram_heavy(c) ? s.want : FIRST_SAMPLES;
+	set_out_run(&s, c->p.db && dram_heavy(c));
+	s.head = 1;
+	while (s.unit && s.head < s.last && window_start(&s, s.head) == 0)
+		s.head++;
 	s.first = s.first < s.want ? s.first : s.want;
 	s.n_class = 2 + (4 << c->m->band);
 	set_split(&s);
