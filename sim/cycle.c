@@ -394,6 +394,34 @@ static void arbitrate(struct cyc *c, const int64_t *start,
 	}
 }
 
+/* Beat k of a group's tile at its L3 module: the DRAM port hands out a
+ * beat a cycle once its data has arrived, and the module pushes it when
+ * the FIFO ahead ("ahead", the ring of the next stage) has room, that is
+ * when the beat a FIFO depth earlier has left it.  Updates the port time
+ * *a, the module's last push *last and its statistics; returns the push.
+ */
+static int64_t l3_beat(const struct cyc *c, const struct cyc_in *ci,
+	const double *grant, double share, int64_t k, int64_t start,
+	int64_t *a, int64_t *last, const int64_t *ahead,
+	struct cyc_stat *stat)
+{
+	int64_t d = c->depth, sst = (int64_t) c->stride, prev, t;
+	double arrive = grant[k / ci->bb] + (double) c->lat +
+		(double) (k % ci->bb + 1) * share;
+
+	*a = max64(k ? *a + 1 : start + 1, cycle_at(arrive));
+	prev = max64(*a, *last + 1);
+	t = prev;
+	if (k >= d)
+		t = max64(t, ahead[(k - d) % sst] - 1);
+	if (k && *a > *last + 1)
+		stat->stall_in += *a - *last - 1;
+	stat->stall_out += t - prev;
+	stat->busy++;
+	*last = t;
+	return t;
+}
+
 /* The beats of one group's tile through its L3 module and daisy chain.
  * Returns when the last line buffer holds its last beat.
  */
@@ -409,22 +437,9 @@ static int64_t chain_tile(struct cyc *c, int g, int64_t start, double bytes)
 
 	for (k = 0; k < ci->beats; k++) {
 		int64_t line = k / ci->bl, j, prev, t, slot = k % sst;
-		double arrive = grant[k / ci->bb] + (double) c->lat +
-			(double) (k % ci->bb + 1) * share;
 
-		/* The port: a beat a cycle, after its DRAM data; the L3
-		 * module pushes it when the FIFO ahead has room.
-		 */
-		a = max64(k ? a + 1 : start + 1, cycle_at(arrive));
-		prev = max64(a, last[0] + 1);
-		t = prev;
-		if (k >= d)
-			t = max64(t, ring[st + (size_t) ((k - d) % sst)] - 1);
-		if (k && a > last[0] + 1)
-			stat[0].stall_in += a - last[0] - 1;
-		stat[0].stall_out += t - prev;
-		stat[0].busy++;
-		last[0] = t;
+		t = l3_beat(c, ci, grant, share, k, start, &a, last,
+			ring + st, stat);
 		ring[slot] = t;
 		/* The L2 modules up to the beat's own line: a cycle each. */
 		for (j = 1; j <= line + 1; j++) {
@@ -458,7 +473,7 @@ static int64_t xbar_tile(struct cyc *c, int g, int64_t start, double bytes)
 	struct cyc_stat *stat = c->stat + base;
 	const double *grant = c->grant + (size_t) g * c->max_bursts;
 	double share = bytes / (double) ci->beats / c->bpc;
-	int64_t a = start, end = 0, k, d = c->depth, sst = (int64_t) st;
+	int64_t a = start, end = 0, k, sst = (int64_t) st;
 
 	/* A change between unicast and multicast drains the crossbar. */
 	if (c->run.x_used && c->run.x_mode != ci->mc) {
@@ -470,20 +485,10 @@ static int64_t xbar_tile(struct cyc *c, int g, int64_t start, double bytes)
 	c->run.x_mode = ci->mc;
 	c->run.x_used = 1;
 	for (k = 0; k < ci->beats; k++) {
-		int64_t prev, t, x;
-		double arrive = grant[k / ci->bb] + (double) c->lat +
-			(double) (k % ci->bb + 1) * share;
+		int64_t t, x;
 
-		a = max64(k ? a + 1 : start + 1, cycle_at(arrive));
-		prev = max64(a, last[0] + 1);
-		t = prev;
-		if (k >= d)
-			t = max64(t, ring[st + (size_t) ((k - d) % sst)] - 1);
-		if (k && a > last[0] + 1)
-			stat[0].stall_in += a - last[0] - 1;
-		stat[0].stall_out += t - prev;
-		stat[0].busy++;
-		last[0] = t;
+		t = l3_beat(c, ci, grant, share, k, start, &a, last,
+			ring + st, stat);
 		/* Each input port of the crossbar takes a beat a cycle. */
 		x = max64(t, c->run.x_free[g]) + 1;
 		c->run.x_busy++;
