@@ -340,7 +340,7 @@ static int64_t compute_cycles(const sim_model *m, const struct point *p,
 /* The PE lines of a group (one per PE of the space loops it does not move
  * along), and in "line" the tile of one line: those loops cut to L.
  */
-static int64_t line_tile(const sim_model *m, const struct point *p,
+static int64_t line_tile(const sim_model *m, const int64_t *lat,
 	unsigned dir0, const int64_t *tile, int64_t *line)
 {
 	int64_t lines = 1;
@@ -352,8 +352,8 @@ static int64_t line_tile(const sim_model *m, const struct point *p,
 		if (dir0 >> s & 1u) {
 			int l = m->space_loop[s];
 
-			lines *= tile[l] / p->lat[l];
-			line[l] = p->lat[l];
+			lines *= tile[l] / lat[l];
+			line[l] = lat[l];
 		}
 	return lines;
 }
@@ -371,7 +371,7 @@ static int64_t load_group(const sim_model *m, const struct point *p,
 	const sim__input *in, int mc, int64_t *net, struct inputs *acc)
 {
 	int64_t lt[POLY_MAX_LOOPS], dt[POLY_MAX_LOOPS], w_line, words, beats;
-	int64_t lines = line_tile(m, p, in->dir0_mask, p->t1, lt);
+	int64_t lines = line_tile(m, p->lat, in->dir0_mask, p->t1, lt);
 	int64_t targets = p->n_pe / lines, pk, feed;
 	const int64_t *tile = m->l2 ? p->t2 : p->t1;
 	int ovf = 0;
@@ -382,7 +382,7 @@ static int64_t load_group(const sim_model *m, const struct point *p,
 		pk = pack(fp_run(&in->fp, tile), m->port_words);
 	} else {
 		/* Filled first: dt is read by the footprint below. */
-		int64_t strips = line_tile(m, p, in->dir0_mask, tile, dt);
+		int64_t strips = line_tile(m, p->lat, in->dir0_mask, tile, dt);
 
 		words = cmul(strips, fp_words(&in->fp, dt), &ovf);
 		pk = pack(fp_run(&in->fp, dt), m->port_words);
@@ -547,7 +547,7 @@ static int point_memory(const sim_model *m, const struct point *p,
 				fp_words(&b->fp, p->pe), banks, bram, uram);
 			continue;
 		}
-		lines = line_tile(m, p, b->dir0_mask, p->t1, lt);
+		lines = line_tile(m, p->lat, b->dir0_mask, p->t1, lt);
 		ok = add_buffers(m, copies * (double) lines,
 			fp_words(&b->fp, lt), banks, bram, uram);
 	}
@@ -566,7 +566,7 @@ static void group_fabric(const sim_model *m, const struct point *p,
 	unsigned dir0, int interior, int64_t width, struct fabric *f)
 {
 	int64_t lt[POLY_MAX_LOOPS], lut, ff, bram;
-	int64_t lines = line_tile(m, p, dir0, p->t1, lt);
+	int64_t lines = line_tile(m, p->lat, dir0, p->t1, lt);
 	double modules = (double) lines +
 		(interior ? (double) (p->n_pe / p->p[0]) : 0.0);
 	double fifos = (double) p->n_pe + modules + 1.0;
@@ -759,19 +759,7 @@ int sim__read_point(const sim_model *m, const int32_t *knobs, sim__point *out)
 int64_t sim__line_tile(const sim_model *m, const sim__point *p,
 	unsigned dir0, const int64_t *tile, int64_t *line)
 {
-	int64_t lines = 1;
-	int s;
-
-	for (s = 0; s < POLY_MAX_LOOPS; s++)
-		line[s] = tile[s];
-	for (s = 0; s < m->n_space; s++)
-		if (dir0 >> s & 1u) {
-			int l = m->space_loop[s];
-
-			lines *= tile[l] / p->lat[l];
-			line[l] = p->lat[l];
-		}
-	return lines;
+	return line_tile(m, p->lat, dir0, tile, line);
 }
 
 int64_t sim__footprint_run(const sim__footprint *fp, const int64_t *tile)
