@@ -1,0 +1,1 @@
+/* gnn: ack (being written). */

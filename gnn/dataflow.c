@@ -1,0 +1,1 @@
+/* gnn: dataflow (being written). */

@@ -1,0 +1,1 @@
+/* gnn: graph (being written). */

@@ -1,0 +1,1 @@
+/* gnn: graph_gen (being written). */

@@ -1,0 +1,1 @@
+/* gnn: graph_io (being written). */

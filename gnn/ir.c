@@ -1,0 +1,1 @@
+/* gnn: ir (being written). */

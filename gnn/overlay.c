@@ -1,0 +1,1 @@
+/* gnn: overlay (being written). */

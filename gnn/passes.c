@@ -1,0 +1,1 @@
+/* gnn: passes (being written). */
