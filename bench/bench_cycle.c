@@ -10,7 +10,9 @@
  * Never fails on a time or an error figure; exits with status 1 only when
  * a config, a design or a simulation fails.
  *
- * Usage: bench_cycle [CONFIG_DIR]   (default: the source tree's configs/)
+ * Usage: bench_cycle [CONFIG_DIR [FILTER]]
+ *   CONFIG_DIR  default: the source tree's configs/
+ *   FILTER      only the designs whose label contains it
  */
 #include <math.h>
 #include <stdio.h>
@@ -23,10 +25,11 @@
 #define GOAL_ERROR_PCT 2.0
 #define GOAL_SPEEDUP 100.0
 #define GOAL_PE_CYCLES 100e6
-/* Sampled runs repeat until this much time has passed, for a stable
- * figure when one run takes microseconds.
+/* Every timed run repeats until this much time has passed, for a stable
+ * figure when one run takes microseconds (the first run, with cold
+ * caches, would otherwise weigh on the full simulation's figure alone).
  */
-#define MIN_SAMPLED_S 0.05
+#define MIN_RUN_S 0.05
 
 struct bench_design {
 	const char *config;	/* in configs/ */
@@ -99,7 +102,7 @@ static double error_pct(double v, double ref)
 	return ref > 0 ? 100.0 * (v - ref) / ref : 0.0;
 }
 
-/* Runs "kind" (repeated to MIN_SAMPLED_S when "repeat") and returns the
+/* Runs "kind" (repeated to MIN_RUN_S when "repeat") and returns the
  * time of one run, or -1 on failure.
  */
 static double timed(const dse_design *d, int kind, int repeat,
@@ -116,7 +119,7 @@ static double timed(const dse_design *d, int kind, int repeat,
 			return -1;
 		runs++;
 		t = now_s() - t0;
-	} while (repeat && t < MIN_SAMPLED_S);
+	} while (repeat && t < MIN_RUN_S);
 	return t / runs;
 }
 
@@ -145,7 +148,7 @@ static int bench_one(const dse_ctx *ctx, const struct bench_design *b,
 	int rc = 0;
 
 	if (dse_design_build(ctx, b->sa, -1, -1, &d, &err) ||
-	    (tf = timed(&d, SIM_MODEL_FULL, 0, &full, &err)) < 0 ||
+	    (tf = timed(&d, SIM_MODEL_FULL, 1, &full, &err)) < 0 ||
 	    (ts = timed(&d, SIM_MODEL_SAMPLED, 1, &sam, &err)) < 0 ||
 	    timed(&d, SIM_MODEL_ANALYTIC, 0, &ana, &err) < 0) {
 		fprintf(stderr, "bench_cycle: %s: %s\n", b->label, err.msg);
@@ -178,6 +181,7 @@ static int bench_one(const dse_ctx *ctx, const struct bench_design *b,
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : DSE_SOURCE_DIR "/configs";
+	const char *filter = argc > 2 ? argv[2] : "";
 	struct figures fig = { 0, INFINITY, INFINITY };
 	const char *loaded = NULL;
 	dse_ctx ctx;
@@ -190,6 +194,8 @@ int main(int argc, char **argv)
 		"full", "sampled", "err%", "analytic", "err%", "full s",
 		"sampled s", "speed-up", "M PE-c/s");
 	for (i = 0; i < N_DESIGNS; i++) {
+		if (!strstr(designs[i].label, filter))
+			continue;
 		if (!loaded || strcmp(loaded, designs[i].config)) {
 			loaded = designs[i].config;
 			if (load(&ctx, dir, loaded, &err) < 0) {

@@ -336,6 +336,29 @@ static void flush_drains(struct cyc *c)
 				(double) drain_ready(c, g)));
 }
 
+/* Grants burst "b" of input group g at "t". */
+static void grant_load(struct cyc *c, int g, int64_t b, double t,
+	double bytes)
+{
+	const struct cyc_in *ci = &c->in[g];
+	int64_t first = b * ci->bb;
+	int64_t n = ci->beats - first < ci->bb ? ci->beats - first : ci->bb;
+
+	c->grant[(size_t) g * c->max_bursts + (size_t) b] = grant(c, t,
+		bytes * (double) n / (double) ci->beats);
+}
+
+/* Whether a drain waits for the channel. */
+static int any_drain(const struct cyc *c)
+{
+	int g;
+
+	for (g = 0; g < c->n_out; g++)
+		if (c->run.drain[g].pending)
+			return 1;
+	return 0;
+}
+
 /* The DRAM arbiter for the loads of one tile: the ports that have a burst
  * ready when the channel is free take turns (round-robin), the L3 modules
  * (which ask for all their bursts at start[g]) and the pending drains;
@@ -345,21 +368,23 @@ static void flush_drains(struct cyc *c)
 static void arbitrate(struct cyc *c, const int64_t *start,
 	const double *bytes)
 {
-	int64_t next[POLY_MAX_GROUPS] = { 0 }, left = 0;
-	int ports = c->n_in + c->n_out, rr = 0, g;
+	int64_t next[POLY_MAX_GROUPS] = { 0 }, nb[POLY_MAX_GROUPS], left = 0;
+	int ports = c->n_in + c->n_out, rr = 0, g, ready;
 
-	for (g = 0; g < c->n_in; g++)
-		left += ceil_div(c->in[g].beats, c->in[g].bb);
+	for (g = 0; g < c->n_in; g++) {
+		nb[g] = ceil_div(c->in[g].beats, c->in[g].bb);
+		left += nb[g];
+	}
 	while (left > 0) {
 		double now = c->run.ch_free, soon = 1e300;
 		int i, pick = -1;
 
 		for (i = 0; i < ports && pick < 0; i++) {
-			int q = (rr + i) % ports;
+			int q = rr + i < ports ? rr + i : rr + i - ports;
 			double r;
 
 			if (q < c->n_in) {
-				if (next[q] * c->in[q].bb >= c->in[q].beats)
+				if (next[q] >= nb[q])
 					continue;
 				r = (double) start[q];
 			} else {
@@ -375,22 +400,31 @@ static void arbitrate(struct cyc *c, const int64_t *start,
 			c->run.ch_free = soon;
 			continue;
 		}
-		rr = pick + 1;
+		rr = pick + 1 < ports ? pick + 1 : 0;
 		if (pick >= c->n_in) {
 			drain_burst(c, pick - c->n_in, now);
 			continue;
 		}
-		{
-			const struct cyc_in *ci = &c->in[pick];
-			int64_t first = next[pick] * ci->bb;
-			int64_t n = ci->beats - first < ci->bb ?
-				ci->beats - first : ci->bb;
-
-			c->grant[(size_t) pick * c->max_bursts +
-				(size_t) next[pick]++] = grant(c, now,
-				bytes[pick] * (double) n / (double) ci->beats);
-			left--;
-		}
+		grant_load(c, pick, next[pick]++, now, bytes[pick]);
+		left--;
+		/* Once no drain is owed and every port with bursts left has
+		 * asked, nothing changes the order any more: the ports take
+		 * their turns back to back.
+		 */
+		if (any_drain(c))
+			continue;
+		for (g = 0, ready = 1; g < c->n_in && ready; g++)
+			ready = next[g] >= nb[g] || (double) start[g] <=
+				c->run.ch_free;
+		if (!ready)
+			continue;
+		for (g = rr < c->n_in ? rr : 0; left > 0;
+		     g = g + 1 < c->n_in ? g + 1 : 0)
+			if (next[g] < nb[g]) {
+				grant_load(c, g, next[g]++, c->run.ch_free,
+					bytes[g]);
+				left--;
+			}
 	}
 }
 
@@ -462,6 +496,76 @@ static int64_t chain_tile(struct cyc *c, int g, int64_t start, double bytes)
 	return end;
 }
 
+/* The beats of one group's tile through its L3 module and daisy chain,
+ * burst by burst instead of beat by beat; the sampled model's evaluation
+ * of a chain, equal to chain_tile's in every figure.
+ *
+ * Every module of the chain takes a beat a cycle and the L3 module sends
+ * at most a beat a cycle, so a beat never waits in the chain: by
+ * induction over the beats, beat k leaves L2 module j at t_k + j, t_k its
+ * push at the L3 module, and no FIFO ever holds "fifo_depth" beats the
+ * next module has not started on (the bound t_{k-d} + j is always below
+ * t_k + j).  Nor does the L3 module wait for room, so t_k = a_k, its port
+ * time.  Within a burst the arrivals are c_i = cycle_at(grant + latency +
+ * (i + 1) share): when share <= 1 they come at least as fast as the port
+ * takes them and t_k = max(t_{k0-1} + 1, c_{k0}) + (k - k0) from the
+ * burst's first beat k0; when share > 1 each c_i is a cycle or more after
+ * the one before and t_k = max(t_{k0-1} + (k - k0 + 1), c_k).  The chain
+ * ends when the last beat reaches the last line, t_last + lines; module
+ * j's busy cycles are the beats that cross it, and its input stalls the
+ * gaps between them, t_last - t_{(j-1) bl} - (beats - 1 - (j-1) bl).
+ * That needs t only at the line starts and the burst ends: O(bursts +
+ * lines) per tile instead of O(beats x lines).
+ */
+static int64_t chain_tile_fast(struct cyc *c, int g, int64_t start,
+	double bytes)
+{
+	struct cyc_in *ci = &c->in[g];
+	size_t base = (size_t) g * c->n_stage;
+	int64_t *last = c->last + base;
+	struct cyc_stat *stat = c->stat + base;
+	const double *grant = c->grant + (size_t) g * c->max_bursts;
+	double share = bytes / (double) ci->beats / c->bpc;
+	int64_t t_prev = start, t0 = 0, k0, j = 0, line_t;
+
+	if (ci->beats <= 0)
+		return 0;
+	for (k0 = 0; k0 < ci->beats; k0 += ci->bb) {
+		int64_t k1 = k0 + ci->bb < ci->beats ? k0 + ci->bb - 1 :
+			ci->beats - 1, s = 0;
+		double g0 = grant[k0 / ci->bb] + (double) c->lat;
+
+		if (share <= 1.0)
+			s = max64(t_prev + 1, cycle_at(g0 + share));
+		/* The line starts that fall in this burst. */
+		for (; j < ci->lines && j * ci->bl <= k1; j++) {
+			int64_t k = j * ci->bl;
+
+			line_t = share <= 1.0 ? s + (k - k0) :
+				max64(t_prev + (k - k0 + 1), cycle_at(g0 +
+				(double) (k % ci->bb + 1) * share));
+			stat[j + 1].busy += (uint64_t) (ci->beats - k);
+			/* Stored negated until t_last is known. */
+			stat[j + 1].stall_in -= (uint64_t) line_t;
+			stat[j + 1].stall_in -= (uint64_t) (ci->beats - 1 - k);
+		}
+		t_prev = share <= 1.0 ? s + (k1 - k0) : max64(t_prev +
+			(k1 - k0 + 1), cycle_at(g0 + (double) (k1 % ci->bb + 1) *
+			share));
+		if (k0 == 0)
+			t0 = share <= 1.0 ? s : max64(start + 1,
+				cycle_at(g0 + share));
+	}
+	for (j = 1; j <= ci->lines; j++) {
+		stat[j].stall_in += (uint64_t) t_prev;
+		last[j] = t_prev + j;
+	}
+	stat[0].busy += (uint64_t) ci->beats;
+	stat[0].stall_in += (uint64_t) (t_prev - t0 - (ci->beats - 1));
+	last[0] = t_prev;
+	return t_prev + ci->lines;
+}
+
 /* The beats of one group's tile through its L3 module and the shared
  * crossbar.  Returns when the last beat has reached its targets.
  */
@@ -522,8 +626,10 @@ static int64_t load_tile(struct cyc *c, const int64_t *idx, int64_t ready)
 	for (pass = 0; pass < 2; pass++)
 		for (g = 0; g < c->n_in; g++) {
 			if (!c->in[g].xbar)
-				end = pass ? end : max64(end,
-					chain_tile(c, g, start[g], bytes[g]));
+				end = pass ? end : max64(end, c->fast ?
+					chain_tile_fast(c, g, start[g],
+					bytes[g]) : chain_tile(c, g, start[g],
+					bytes[g]));
 			else if ((c->in[g].mc == mode) == !pass)
 				end = max64(end, xbar_tile(c, g, start[g],
 					bytes[g]));
@@ -662,6 +768,23 @@ int64_t sim__cyc_window(struct cyc *c, uint64_t a, uint64_t b,
 	return c->run.wend;
 }
 
+/* Writes "array_what" (or "what" for an empty array) into buf, cut to
+ * fit and terminated.
+ */
+static void name_join(char *buf, size_t size, const char *array,
+	const char *what)
+{
+	size_t n = 0;
+
+	for (; *array && n + 1 < size; array++)
+		buf[n++] = *array;
+	if (n && n + 1 < size)
+		buf[n++] = '_';
+	for (; *what && n + 1 < size; what++)
+		buf[n++] = *what;
+	buf[n] = '\0';
+}
+
 /* Appends a module class; names are cut to fit. */
 static void add_module(sim_cycle_report *out, const char *array,
 	const char *what, int64_t count, int64_t summed,
@@ -673,8 +796,10 @@ static void add_module(sim_cycle_report *out, const char *array,
 	if (out->n_modules >= SIM_MAX_MODULES)
 		return;
 	ms = &out->module[out->n_modules++];
-	snprintf(ms->name, sizeof(ms->name), "%s%s%s", array,
-		*array ? "_" : "", what);
+	/* Not snprintf: the table is built on every sampled run, which
+	 * takes microseconds, and formatting would be a tenth of it.
+	 */
+	name_join(ms->name, sizeof(ms->name), array, what);
 	ms->count = (int) (count > INT32_MAX ? INT32_MAX : count);
 	ms->busy = s->busy / n;
 	ms->stall_in = s->stall_in / n;

@@ -81,6 +81,8 @@ struct cyc {
 	struct cyc_stat pe;
 	struct cyc_stat out_stat[POLY_MAX_GROUPS];
 	struct cyc_run run;
+	int fast;		/* daisy chains burst by burst (the sampled
+				 * model; see chain_tile_fast) */
 };
 
 /* Called after each tile of a window with the cycles PE (0, 0) advanced

@@ -1038,6 +1038,7 @@ int sim__cyc_sampled(struct cyc *c, sim_cycle_report *out)
 	memset(&s, 0, sizeof(s));
 	memset(&ls, 0, sizeof(ls));
 	s.c = c;
+	c->fast = 1;
 	s.last = c->n_tiles - 1;
 	s.want = c->o.samples > 0 ? (uint64_t) c->o.samples : 4;
 	s.warmup = c->p.db ? WARMUP_DB : WARMUP;
