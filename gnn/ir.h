@@ -10,7 +10,8 @@
  *     linear (sum, mean) followed by a Linear that shrinks the features is
  *     swapped with it when that lowers 2 f |E| + 2 f_in f_out |V|;
  *  2. layer fusion: an Activation or BatchNorm whose parent is an
- *     Aggregate, Linear or Vector-Inner becomes a flag of that parent;
+ *     Aggregate, Linear, Vector-Inner or Vector-Add (section 6.4 names it
+ *     for activations) becomes a flag of that parent;
  *  3. fiber-shard partitioning: n1 vertices per shard, n2 feature columns
  *     per fiber (gnn/graph.h holds the edge side);
  *  4. kernel mapping: every layer becomes a Layer Block of Tiling Blocks,
@@ -87,7 +88,9 @@ gnn_model *gnn_model_free(gnn_model *m);
 /* Appends a layer: l->id, the children and (for every kind but Linear) an
  * f_out of 0 are filled in; the parents must be existing layers (none:
  * the model's input) and the feature lengths must agree with them
- * (Vector-Add: both parents of equal length).  Fails with DSE_E_INPUT and
+ * (Vector-Add: both parents of equal length; with one parent it adds the
+ * model's input; an Aggregate's optional second parent gives the edge
+ * weights, as a Vector-Inner computes them).  Fails with DSE_E_INPUT and
  * a message naming the layer when they do not, or at GNN_MAX_LAYERS.
  * Returns the new layer's id, or -1 on error.
  */
@@ -140,7 +143,8 @@ const char *gnn_kernel_name(int k);	/* "gemm", "spdmm", ... */
  *     of fiber "fiber" (cols features); it reads the subshards (shard, k)
  *     for every k, "edges" edges in all, and the sub-fibers k of the input.
  *   SDDMM (Vector-Inner, Algorithm 7): subshard (shard, col_shard),
- *     "edges" edges, over every fiber of the f_in = "k" features.
+ *     "edges" edges, over every fiber of the f_in = "k" features; rows
+ *     the destination shard's vertices, cols the widest fiber min(n2, k).
  *   GEMM (Linear): rows x cols of the output from the rows x k input and
  *     the k x cols weights.
  *   VADD, ELEMWISE: rows x cols elements.
@@ -181,8 +185,8 @@ void gnn_plan_layer_blocks(const gnn_plan *p, int layer, int64_t *first,
 
 /* Dynamic scheduling of one layer's blocks (in order) on n_pe PEs: each
  * block goes to the PE that becomes idle first (the lowest-numbered on a
- * tie).  Returns the layer's makespan in cycles; "pe_busy" (n_pe entries,
- * may be NULL) gets each PE's busy cycles.
+ * tie).  Returns the layer's makespan in cycles (0 when n_pe < 1);
+ * "pe_busy" (n_pe entries, may be NULL) gets each PE's busy cycles.
  */
 uint64_t gnn_schedule(const uint64_t *block_cycles, int64_t n_blocks,
 	int n_pe, uint64_t *pe_busy);
