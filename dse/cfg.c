@@ -75,6 +75,22 @@ static const struct key_schema kernel_keys[] = {
 	{ "max_space", V_INT_POS, 0, NULL },
 };
 
+/* A GNN workload instead of a kernel: a model on a graph, explored over
+ * one of the GNN accelerator families.  The values are checked by the
+ * setup, which knows the families, models and graph presets.
+ */
+static const struct key_schema workload_keys[] = {
+	{ "family", V_STRING, K_REQUIRED, NULL },
+	{ "name", V_STRING, 0, NULL },
+	{ "model", V_STRING, 0, NULL },
+	{ "layers", V_STRING, 0, NULL },
+	{ "graph", V_STRING, K_REQUIRED, NULL },
+	{ "features", V_INT_POS, 0, NULL },
+	{ "classes", V_INT_POS, 0, NULL },
+	{ "graph_seed", V_INT_NONNEG, 0, NULL },
+	{ "dtype", V_ENUM, 0, dtype_names },
+};
+
 static const struct key_schema platform_keys[] = {
 	{ "board", V_STRING, 0, NULL },
 	{ "dsp", V_INT_POS, 0, NULL },
@@ -95,6 +111,23 @@ static const struct key_schema space_keys[] = {
 	{ "simd", V_INTSET, K_PER_LOOP, NULL },
 	{ "io_network", V_CHOICES, 0, io_network_names },
 	{ "double_buffer", V_CHOICES, 0, double_buffer_names },
+	/* The knobs of the GNN families (gnn/family.h); the setup rejects
+	 * those the workload's family does not have.
+	 */
+	{ "n_pe", V_INTSET, 0, NULL },
+	{ "p_sys", V_INTSET, 0, NULL },
+	{ "weight_rows", V_INTSET, 0, NULL },
+	{ "edge_rows", V_INTSET, 0, NULL },
+	{ "feat_rows", V_INTSET, 0, NULL },
+	{ "feat_cols", V_INTSET, 0, NULL },
+	{ "mhz", V_INTSET, 0, NULL },
+	{ "dram_gbps", V_INTSET, 0, NULL },
+	{ "slots", V_INTSET, 0, NULL },
+	{ "fetch_tags", V_INTSET, 0, NULL },
+	{ "mesh_rows", V_INTSET, 0, NULL },
+	{ "mesh_cols", V_INTSET, 0, NULL },
+	{ "fte", V_INTSET, 0, NULL },
+	{ "feat_kb", V_INTSET, 0, NULL },
 };
 
 static const struct key_schema search_keys[] = {
@@ -121,6 +154,7 @@ static const struct key_schema output_keys[] = {
 
 static const struct sec_schema sections[] = {
 	{ "kernel", kernel_keys, N_OF(kernel_keys), 1 },
+	{ "workload", workload_keys, N_OF(workload_keys), 0 },
 	{ "platform", platform_keys, N_OF(platform_keys), 0 },
 	{ "space", space_keys, N_OF(space_keys), 0 },
 	{ "search", search_keys, N_OF(search_keys), 0 },
@@ -538,6 +572,16 @@ static dse_stat check_required(const dse_cfg *cfg, dse_error *err)
 		const struct sec_schema *ss = &sections[i];
 		const struct section *sec = find_sec(cfg, ss->name);
 
+		/* A sweep explores a kernel or a GNN workload, never both. */
+		if (!strcmp(ss->name, "kernel") && find_sec(cfg, "workload")) {
+			const struct section *w = find_sec(cfg, "workload");
+
+			if (sec)
+				return fail(err, cfg->file, w->line, w->col,
+					"workload", "a config has a [kernel] or "
+					"a [workload] section, not both");
+			continue;
+		}
 		for (j = 0; j < ss->n_keys; j++) {
 			const char *key = ss->keys[j].name;
 

@@ -9,6 +9,7 @@
 
 #include "arch/arch.h"
 #include "cfg.h"
+#include "gnn/family.h"
 #include "polyhedral/poly.h"
 #include "results/res.h"
 #include "search/search.h"
@@ -23,7 +24,9 @@ typedef struct dse_ctx {
 	poly_analysis *analysis;	/* owned */
 	poly_template tmpl;
 	sim_options sim_opt;	/* the options ctx->model was built with */
-	sim_model *model;	/* owned */
+	sim_model *model;	/* owned; NULL for a GNN workload */
+	gnn_graph *graph;	/* owned; a GNN workload's graph */
+	gnn_family *family;	/* owned; a GNN workload's evaluator */
 	search_space *space;	/* owned */
 	search_options sopt;
 	int64_t seed;
@@ -47,6 +50,23 @@ dse_stat dse_ctx_setup(dse_ctx *ctx, const char *out_override,
  */
 dse_stat dse_ctx_kernel_desc(const dse_ctx *ctx, poly_kernel_desc *desc,
 	dse_error *err);
+
+/* Builds a GNN workload's graph, family and space from the [workload]
+ * and [space] sections (ctx->board set); ctx->tmpl.kernel gets the
+ * workload's name.  Errors carry the config position and key.
+ */
+dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err);
+
+/* What the search evaluates ctx's points with: the GNN family or the
+ * systolic model.
+ */
+search_evaluator dse_evaluator(const dse_ctx *ctx);
+
+/* A design point as text: the AutoSA --sa-sizes string of a systolic
+ * point, "knob=value ..." of a GNN one.
+ */
+void dse_design_text(const dse_ctx *ctx, const int32_t *knobs, char *buf,
+	int size);
 
 /* Frees what ctx owns (not ctx itself). */
 void dse_ctx_clear(dse_ctx *ctx);
@@ -157,6 +177,7 @@ void dse_json_board(FILE *out, const dse_ctx *ctx, const sim_metrics *m);
 /* Options of "dse simulate". */
 typedef struct dse_simulate_opts {
 	const char *sa_sizes;	/* AutoSA's --sa-sizes string */
+	const char *design;	/* a GNN design: "knob=value ..." */
 	int mode;		/* enum sim_model_kind */
 	int io_network;		/* enum sim_io_network; -1: not given */
 	int double_buffer;	/* 0 or 1; -1: not given */

@@ -106,6 +106,7 @@ static const char eval_usage[] =
 
 static const char simulate_usage[] =
 "Usage: dse simulate --sa-sizes STRING [--mode full|sampled|analytic]\n"
+"       dse simulate --design \"knob=value ...\" [--mode MODE] gnn.cfg\n"
 "                    [--io-network daisy|multicast] [--double-buffer 0|1]\n"
 "                    [--fifo-depth N] [--samples N] [--seed N] [--json]\n"
 "                    [sweep.cfg]\n"
@@ -119,8 +120,15 @@ static const char simulate_usage[] =
 "(waiting for room) cycles of one module. The design is given as in\n"
 "'dse eval' (see dse eval --help), and built the same way.\n"
 "\n"
+"For a GNN workload (a config with a [workload] section) the design is\n"
+"--design with the family's knobs, e.g. \"n_pe=8 p_sys=16 feat_rows=16384\";\n"
+"a knob left out takes the config's single [space] value, else the\n"
+"published configuration's. Tiles are then subshards (gnn-overlay) or\n"
+"node tasks (gnn-dataflow).\n"
+"\n"
 "Options:\n"
-"  -s, --sa-sizes STR    the design (required)\n"
+"  -s, --sa-sizes STR    the design (required for a kernel)\n"
+"  -d, --design TEXT     a GNN design: knob=value pairs\n"
 "  -m, --mode MODE       full: every tile, every cycle (the reference);\n"
 "                        sampled: a sample of each tile class, extrapolated\n"
 "                        (the default); analytic: the sweep's model\n"
@@ -358,6 +366,7 @@ static int parse_simulate(int argc, char **argv, struct cli *cli, char *msg,
 {
 	static const struct option opts[] = {
 		{ "sa-sizes", required_argument, NULL, 's' },
+		{ "design", required_argument, NULL, 'd' },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "io-network", required_argument, NULL, 'n' },
 		{ "double-buffer", required_argument, NULL, 'b' },
@@ -374,9 +383,10 @@ static int parse_simulate(int argc, char **argv, struct cli *cli, char *msg,
 	cli->sopt.mode = SIM_MODEL_SAMPLED;
 	cli->sopt.io_network = cli->sopt.double_buffer = -1;
 	cli->sopt.seed = -1;
-	while ((c = getopt_long(argc, argv, ":s:m:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:d:m:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': cli->sopt.sa_sizes = optarg; break;
+		case 'd': cli->sopt.design = optarg; break;
 		case 'j': cli->sopt.json = 1; break;
 		case 'h': cli->help = 1; break;
 		case 'n': case 'b':
@@ -393,8 +403,9 @@ static int parse_simulate(int argc, char **argv, struct cli *cli, char *msg,
 				size);
 		}
 	}
-	if (!cli->help && !cli->sopt.sa_sizes) {
-		snprintf(msg, size, "'dse simulate' needs --sa-sizes STRING");
+	if (!cli->help && !cli->sopt.sa_sizes && !cli->sopt.design) {
+		snprintf(msg, size, "'dse simulate' needs --sa-sizes STRING "
+			"(a kernel) or --design TEXT (a GNN workload)");
 		return 2;
 	}
 	return take_config(argc, argv, cli, msg, size);
@@ -552,7 +563,7 @@ static const char *knob_suffix(const dse_ctx *ctx, const search_point *p,
 	int k;
 
 	buf[0] = '\0';
-	for (k = 0; k < sim_model_n_knobs(ctx->model); k++) {
+	for (k = 0; ctx->model && k < sim_model_n_knobs(ctx->model); k++) {
 		const char *kind = sim_model_knob_kind(ctx->model, k);
 		size_t len = strlen(buf);
 
@@ -567,6 +578,25 @@ static const char *knob_suffix(const dse_ctx *ctx, const search_point *p,
 	return buf;
 }
 
+/* Why points were left out, when some were: a sweep with an empty front
+ * must say whether its constraints or its knob ranges are to blame.
+ */
+static void print_rejected(const search_result *res)
+{
+	int st;
+
+	if (res->valid == res->evaluated)
+		return;
+	printf("  left out: %llu over a constraint",
+		(unsigned long long) res->over_constraint);
+	for (st = 1; st < SIM_N_STATUS; st++)
+		if (res->status_count[st])
+			printf(", %llu illegal (%s)",
+				(unsigned long long) res->status_count[st],
+				sim_status_name(st));
+	printf("\n");
+}
+
 static void print_summary(const dse_ctx *ctx, const search_result *res)
 {
 	size_t i, n = search_front_size(res->front);
@@ -579,15 +609,17 @@ static void print_summary(const dse_ctx *ctx, const search_result *res)
 		res->threads, res->seconds > 0 ?
 		res->evaluated / res->seconds / 1e6 : 0.0,
 		(unsigned long long) res->valid, n, ctx->out_path);
+	print_rejected(res);
 	if (n)
 		printf("  %12s %10s %7s %8s %10s %9s  %s\n", "latency(ms)",
 			ctx->dtype->is_float ? "GFLOP/s" : "GOP/s", "DSP",
-			"BRAM18K", "energy(mJ)", "PEs", "AutoSA --sa-sizes");
+			"BRAM18K", "energy(mJ)", "PEs", ctx->family ?
+			"design" : "AutoSA --sa-sizes");
 	for (i = 0; i < n && i < MAX_SHOWN_ROWS; i++) {
 		const search_point *p = search_front_at(res->front, i);
 		char pes[32];
 
-		sim_sa_sizes(ctx->model, p->knobs, sa, sizeof(sa));
+		dse_design_text(ctx, p->knobs, sa, sizeof(sa));
 		/* rows x cols names a 2-D grid only; a 1-D or 3-D array
 		 * shows its PE count, so the figure never understates it.
 		 */
@@ -656,6 +688,7 @@ static res_file *open_output(const dse_ctx *ctx, dse_error *err, int *ok)
 static int run(dse_ctx *ctx, dse_error *err)
 {
 	struct progress_state ps = { isatty(2), 0, 0 };
+	search_evaluator ev;
 	search_result res;
 	double t0 = MPI_Wtime();
 	res_file *out;
@@ -669,7 +702,8 @@ static int run(dse_ctx *ctx, dse_error *err)
 		ctx->sopt.progress_user = &ps;
 	}
 	ctx->sopt.progress_interval = ps.tty ? 0.5 : 5.0;
-	if (search_exhaustive(ctx->space, ctx->model, &ctx->sopt, ctx->comm,
+	ev = dse_evaluator(ctx);
+	if (search_exhaustive_with(ctx->space, &ev, &ctx->sopt, ctx->comm,
 			&res, err)) {
 		res_file_abort(out);
 		return report_error(ctx, err);
@@ -719,6 +753,15 @@ static int main_mpi(int argc, char **argv, dse_ctx *ctx)
 		/* load_config is collective and leaves every rank with the
 		 * same verdict; the analysis itself runs on rank 0.
 		 */
+		if (ctx->cfg && dse_cfg_has(ctx->cfg, "workload", "family")) {
+			int line = 0, col = 0;
+
+			dse_cfg_pos(ctx->cfg, "workload", "family", &line, &col);
+			dse_error_set_at(&err, dse_cfg_file(ctx->cfg), line, col,
+				"family", "'dse analyze' analyses a [kernel]; "
+				"this config is a GNN workload");
+			return report_error(ctx, &err);
+		}
 		if (!ctx->cfg || dse_analyze(ctx, &cli.aopt, &err))
 			return report_error(ctx, &err);
 		return 0;
@@ -736,6 +779,12 @@ static int main_mpi(int argc, char **argv, dse_ctx *ctx)
 			"setting up the sweep failed on another rank");
 	if (any_bad)
 		return report_error(ctx, &err);
+	if (cli.eval && ctx->family) {
+		dse_error_set(&err, DSE_E_INPUT, "'dse eval' takes a kernel's "
+			"--sa-sizes; for a GNN workload use 'dse simulate "
+			"--mode analytic --design ...'");
+		return report_error(ctx, &err);
+	}
 	if (cli.eval)
 		return dse_eval(ctx, &cli.eopt, &err) ?
 			report_error(ctx, &err) : 0;

@@ -260,6 +260,11 @@ static dse_stat check_space_keys(const dse_ctx *ctx, dse_error *err)
 		const char *key = dse_cfg_key_at(ctx->cfg, "space", i);
 		int found = 0;
 
+		if (gnn_family_knob_find(GNN_OVERLAY, key) >= 0 ||
+		    gnn_family_knob_find(GNN_DATAFLOW, key) >= 0)
+			return error_at(ctx, "space", key, err, "'%s' is a knob "
+				"of the GNN families; this config explores a "
+				"[kernel]", key);
 		if (!strchr(key, '.'))
 			continue;
 		knobs[0] = '\0';
@@ -515,14 +520,21 @@ static void setup_output(dse_ctx *ctx, const char *out_override)
 			"results/%s.h5", ctx->tmpl.kernel);
 }
 
+static dse_stat setup_search(dse_ctx *ctx, const char *out_override,
+	dse_error *err);
+
 dse_stat dse_ctx_setup(dse_ctx *ctx, const char *out_override,
 	dse_error *err)
 {
 	const char *dt;
-	int64_t block;
 
 	if (setup_board(ctx, err))
 		return dse_stat_error;
+	if (dse_cfg_has(ctx->cfg, "workload", "family")) {
+		if (dse_workload_setup(ctx, err))
+			return dse_stat_error;
+		return setup_search(ctx, out_override, err);
+	}
 	dt = dse_cfg_string(ctx->cfg, "kernel", "dtype", "fp32");
 	ctx->dtype = arch_dtype_find(dt);
 	if (!ctx->dtype) {
@@ -547,8 +559,20 @@ dse_stat dse_ctx_setup(dse_ctx *ctx, const char *out_override,
 		&ctx->sim_opt, err);
 	if (!ctx->model)
 		return dse_stat_error;
-	if (setup_space(ctx, err) || setup_objectives(ctx, err) ||
-	    setup_constraints(ctx, err))
+	if (setup_space(ctx, err))
+		return dse_stat_error;
+	return setup_search(ctx, out_override, err);
+}
+
+/* What the kernel and workload sweeps share: objectives, constraints,
+ * seed, work blocks, the search model and the output path.
+ */
+static dse_stat setup_search(dse_ctx *ctx, const char *out_override,
+	dse_error *err)
+{
+	int64_t block;
+
+	if (setup_objectives(ctx, err) || setup_constraints(ctx, err))
 		return dse_stat_error;
 	ctx->seed = dse_cfg_int(ctx->cfg, "search", "seed", 1);
 	block = dse_cfg_int(ctx->cfg, "search", "block", 0);
@@ -566,6 +590,8 @@ dse_stat dse_ctx_setup(dse_ctx *ctx, const char *out_override,
 void dse_ctx_clear(dse_ctx *ctx)
 {
 	ctx->space = search_space_free(ctx->space);
+	ctx->family = gnn_family_free(ctx->family);
+	ctx->graph = gnn_graph_free(ctx->graph);
 	ctx->model = sim_model_free(ctx->model);
 	ctx->analysis = poly_analysis_free(ctx->analysis);
 	ctx->cfg = dse_cfg_free(ctx->cfg);

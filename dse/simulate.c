@@ -211,12 +211,172 @@ static dse_stat simulate_root(const dse_ctx *ctx,
 	return st;
 }
 
+/* --- GNN workloads ------------------------------------------------------ */
+
+/* The knobs of a GNN design: the published configuration, the config's
+ * single [space] values over it, the --design pairs over those.
+ */
+static dse_stat gnn_knobs(const dse_ctx *ctx, const char *text,
+	int32_t *knobs, dse_error *err)
+{
+	int kind = gnn_family_kind(ctx->family), k;
+	int n = gnn_family_n_knobs(kind);
+	const char *s = text;
+
+	for (k = 0; k < n; k++) {
+		int32_t v[SEARCH_MAX_KNOBS];
+
+		knobs[k] = (int32_t) gnn_family_knob_default(kind, k);
+		if (search_space_knob_size(ctx->space, k) == 1) {
+			search_space_decode(ctx->space, 0, v);
+			knobs[k] = v[k];
+		}
+	}
+	while (*s) {
+		char name[64];
+		long long v;
+		int used = 0;
+
+		while (*s == ' ' || *s == ',' || *s == '\t')
+			s++;
+		if (!*s)
+			break;
+		if (sscanf(s, "%63[a-z_0-9]=%lld%n", name, &v, &used) != 2 ||
+		    v < 1 || v > INT32_MAX)
+			return dse_error_set(err, DSE_E_INPUT, "--design: "
+				"expected knob=value (a positive integer) at "
+				"'%s'", s);
+		k = gnn_family_knob_find(kind, name);
+		if (k < 0)
+			return dse_error_set(err, DSE_E_INPUT, "--design: the "
+				"%s family has no knob '%s'",
+				gnn_family_kind_name(kind), name);
+		knobs[k] = (int32_t) v;
+		s += used;
+	}
+	return dse_stat_ok;
+}
+
+static void gnn_print_text(const dse_ctx *ctx, const dse_simulate_opts *o,
+	const struct run *r, FILE *out)
+{
+	const sim_metrics *m = &r->rep.metrics;
+
+	fprintf(out, "dse simulate: %s (%s, %lld vertices, %lld edges) on "
+		"%s, %s, %s\n", ctx->tmpl.kernel, gnn_graph_name(ctx->graph),
+		(long long) gnn_graph_n_vertices(ctx->graph),
+		(long long) gnn_graph_n_edges(ctx->graph), ctx->board.name,
+		gnn_family_kind_name(gnn_family_kind(ctx->family)),
+		mode_title(o->mode));
+	fprintf(out, "  %-14s %s\n", "design", r->d.sa);
+	if (m->status != SIM_OK) {
+		fprintf(out, "  %-14s illegal: %s\n", "status",
+			sim_status_name(m->status));
+		return;
+	}
+	fprintf(out, "  %-14s legal\n", "status");
+	print_cycles(r, out);
+	fprintf(out, "  %-14s %.6g ms\n", "latency", m->latency_s * 1e3);
+	fprintf(out, "  %-14s %.2f %s\n", "throughput", m->gops,
+		ctx->dtype->is_float ? "GFLOP/s" : "GOP/s");
+	fprintf(out, "  %-14s %lld\n", "PEs", (long long) m->n_pe);
+	fprintf(out, "  %-14s %.1f%%\n", "PE utilisation",
+		100.0 * r->rep.pe_utilisation);
+	fprintf(out, "  %-14s %.3f GB/s\n", "DRAM bandwidth",
+		r->rep.dram_gbps);
+	dse_resource_line(out, ctx, "DSP", SIM_M_DSP, m->dsp);
+	dse_resource_line(out, ctx, "BRAM18K", SIM_M_BRAM18K, m->bram18k);
+	dse_resource_line(out, ctx, "URAM", SIM_M_URAM, m->uram);
+	fprintf(out, "  %-14s %.3f s\n", "simulated in", r->seconds);
+	print_modules(&r->rep, out);
+}
+
+static void gnn_print_json(const dse_ctx *ctx, const dse_simulate_opts *o,
+	const struct run *r, FILE *out)
+{
+	const sim_cycle_report *rep = &r->rep;
+	const sim_metrics *m = &rep->metrics;
+
+	fputs("{", out);
+	fprintf(out, "\"family\":\"%s\"",
+		gnn_family_kind_name(gnn_family_kind(ctx->family)));
+	dse_json_str(out, "workload", ctx->tmpl.kernel);
+	dse_json_str(out, "graph", gnn_graph_name(ctx->graph));
+	dse_json_str(out, "board", ctx->board.name);
+	dse_json_str(out, "design", r->d.sa);
+	dse_json_str(out, "mode", sim_model_kind_name(o->mode));
+	dse_json_str(out, "model", sim_model_kind_name(rep->model));
+	dse_json_str(out, "status", m->status == SIM_OK ? "ok" :
+		sim_status_name(m->status));
+	dse_json_i64(out, "cycles", (long long) m->cycles);
+	dse_json_f64(out, "cycles_low", rep->cycles_low);
+	dse_json_f64(out, "cycles_high", rep->cycles_high);
+	dse_json_i64(out, "tiles", (long long) rep->tiles);
+	dse_json_i64(out, "tiles_simulated", (long long) rep->tiles_simulated);
+	dse_json_f64(out, "fraction", rep->fraction);
+	dse_json_f64(out, "latency_s", m->latency_s);
+	dse_json_f64(out, "gops", m->gops);
+	dse_json_i64(out, "n_pe", m->n_pe);
+	dse_json_i64(out, "dsp", m->dsp);
+	dse_json_i64(out, "bram18k", m->bram18k);
+	dse_json_i64(out, "uram", m->uram);
+	dse_json_f64(out, "energy", m->energy_j);
+	dse_json_f64(out, "seconds", r->seconds);
+	json_modules(rep, out);
+	fputs("}\n", out);
+}
+
+static dse_stat gnn_simulate_root(const dse_ctx *ctx,
+	const dse_simulate_opts *opts, dse_error *err)
+{
+	struct run r;
+	dse_stat st;
+	double t0;
+
+	memset(&r, 0, sizeof(r));
+	if (opts->sa_sizes && !opts->design)
+		return dse_error_set(err, DSE_E_INPUT, "this config is a GNN "
+			"workload: give the design as --design \"knob=value "
+			"...\", not --sa-sizes");
+	st = gnn_knobs(ctx, opts->design ? opts->design : "", r.d.knobs, err);
+	if (st != dse_stat_ok)
+		return st;
+	gnn_family_describe(ctx->family, r.d.knobs, r.d.sa, sizeof(r.d.sa));
+	r.co.samples = opts->samples;
+	r.co.seed = (uint64_t) (opts->seed >= 0 ? opts->seed : ctx->seed);
+	t0 = MPI_Wtime();
+	st = gnn_family_simulate(ctx->family, r.d.knobs, opts->mode, &r.co,
+		&r.rep, err);
+	r.seconds = MPI_Wtime() - t0;
+	if (st == dse_stat_ok) {
+		if (opts->json)
+			gnn_print_json(ctx, opts, &r, stdout);
+		else
+			gnn_print_text(ctx, opts, &r, stdout);
+		if (fflush(stdout) != 0 || ferror(stdout))
+			st = dse_error_set(err, DSE_E_IO, "cannot write the "
+				"simulation to standard output");
+	}
+	if (st == dse_stat_ok && r.rep.metrics.status != SIM_OK)
+		st = dse_error_set(err, DSE_E_RUNTIME, "illegal design %s: %s",
+			r.d.sa, sim_status_name(r.rep.metrics.status));
+	return st;
+}
+
 dse_stat dse_simulate(const dse_ctx *ctx, const dse_simulate_opts *opts,
 	dse_error *err)
 {
 	dse_stat st = dse_stat_ok;
 
-	if (ctx->rank == 0)
-		st = simulate_root(ctx, opts, err);
+	if (ctx->rank == 0) {
+		if (ctx->family)
+			st = gnn_simulate_root(ctx, opts, err);
+		else if (!opts->sa_sizes)
+			st = dse_error_set(err, DSE_E_INPUT, "--design names a "
+				"GNN design; this config is a kernel: give "
+				"--sa-sizes STRING");
+		else
+			st = simulate_root(ctx, opts, err);
+	}
 	return dse_root_verdict(ctx, st, err);
 }

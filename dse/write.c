@@ -115,8 +115,11 @@ static void free_table(struct table *t)
  */
 static const char *knob_unit(const dse_ctx *ctx, int k)
 {
-	const char *kind = sim_model_knob_kind(ctx->model, k);
+	const char *kind;
 
+	if (!ctx->model)
+		return "";
+	kind = sim_model_knob_kind(ctx->model, k);
 	if (!strcmp(kind, "io_network"))
 		return "0=daisy,1=multicast";
 	if (!strcmp(kind, "double_buffer"))
@@ -143,20 +146,32 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 	for (k = 0; k < nk; k++)
 		knob[k] = add_col(t, search_space_knob_name(ctx->space, k),
 			knob_unit(ctx, k), RES_I64);
-	shape[0] = add_col(t, "pe_rows", "PE", RES_I64);
-	shape[1] = add_col(t, "pe_cols", "PE", RES_I64);
-	shape[2] = add_col(t, "ii", "cycles", RES_I64);
-	shape[3] = add_col(t, "n_pe", "PE", RES_I64);
+	/* A systolic array has a shape; a GNN accelerator's PEs are a knob
+	 * of the overlay family, and only their count means something.
+	 */
+	memset(shape, 0, sizeof(shape));
+	if (ctx->model) {
+		shape[0] = add_col(t, "pe_rows", "PE", RES_I64);
+		shape[1] = add_col(t, "pe_cols", "PE", RES_I64);
+		shape[2] = add_col(t, "ii", "cycles", RES_I64);
+	}
+	if (search_space_knob_index(ctx->space, "n_pe") < 0)
+		shape[3] = add_col(t, "n_pe", "PE", RES_I64);
 	for (m = 0; m < N_METRIC_COLS; m++)
 		mcol[m] = add_col(t, sim_metric_name(metric_cols[m].metric),
 			sim_metric_unit(metric_cols[m].metric),
 			metric_cols[m].type);
-	mhz = add_col(t, "mhz", "MHz", RES_F64);
+	/* The clock is a knob of the GNN families: its column is that. */
+	mhz = search_space_knob_index(ctx->space, "mhz") < 0 ?
+		add_col(t, "mhz", "MHz", RES_F64) : NULL;
 	model = add_col(t, "model", "", RES_STR);
 	low = add_col(t, "cycles_low", "cycles", RES_F64);
 	high = add_col(t, "cycles_high", "cycles", RES_F64);
 	frac = add_col(t, "sampled_fraction", "", RES_F64);
-	sa = add_col(t, "sa_sizes", "", RES_STR);
+	/* A GNN design has no AutoSA string; its column spells out the
+	 * family's knobs instead.
+	 */
+	sa = add_col(t, ctx->family ? "design" : "sa_sizes", "", RES_STR);
 	if (alloc_text(t, 1) < 0 || !table_ok(t))
 		return -1;
 	for (r = 0; r < t->rows; r++) {
@@ -165,10 +180,13 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 		idx[r] = (int64_t) p->index;
 		for (k = 0; k < nk; k++)
 			knob[k][r] = p->knobs[k];
-		shape[0][r] = p->metrics.pe_rows;
-		shape[1][r] = p->metrics.pe_cols;
-		shape[2][r] = p->metrics.ii;
-		shape[3][r] = p->metrics.n_pe;
+		if (shape[0]) {
+			shape[0][r] = p->metrics.pe_rows;
+			shape[1][r] = p->metrics.pe_cols;
+			shape[2][r] = p->metrics.ii;
+		}
+		if (shape[3])
+			shape[3][r] = p->metrics.n_pe;
 		for (m = 0; m < N_METRIC_COLS; m++)
 			if (metric_cols[m].type == RES_F64)
 				((double *) mcol[m])[r] = sim_metrics_get(
@@ -176,13 +194,13 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 			else
 				((int64_t *) mcol[m])[r] = metric_i64(
 					&p->metrics, metric_cols[m].metric);
-		mhz[r] = p->metrics.mhz;
+		if (mhz)
+			mhz[r] = p->metrics.mhz;
 		model[r] = sim_model_kind_name(p->model);
 		low[r] = p->cycles_low;
 		high[r] = p->cycles_high;
 		frac[r] = p->sampled_fraction;
-		sim_sa_sizes(ctx->model, p->knobs, text_at(t, r, 0),
-			RES_STR_LEN);
+		dse_design_text(ctx, p->knobs, text_at(t, r, 0), RES_STR_LEN);
 		sa[r] = text_at(t, r, 0);
 	}
 	return 0;
@@ -357,12 +375,21 @@ static dse_stat write_attrs(const dse_ctx *ctx, res_file *f,
 	    res_attr_string(f, "config_file", dse_cfg_file(ctx->cfg), err) ||
 	    res_attr_string(f, "board", ctx->board.name, err) ||
 	    res_attr_string(f, "kernel", ctx->tmpl.kernel, err) ||
+	    res_attr_string(f, "family", ctx->family ? gnn_family_kind_name(
+		gnn_family_kind(ctx->family)) : "systolic", err) ||
+	    (ctx->graph && (res_attr_string(f, "graph",
+		gnn_graph_name(ctx->graph), err) ||
+	     res_attr_i64(f, "graph_vertices",
+		gnn_graph_n_vertices(ctx->graph), err) ||
+	     res_attr_i64(f, "graph_edges", gnn_graph_n_edges(ctx->graph),
+		err))) ||
 	    res_attr_string(f, "strategy", "exhaustive", err) ||
 	    res_attr_string(f, "objectives", objectives, err) ||
-	    res_attr_i64(f, "space_time", ctx->tmpl.space_time, err) ||
-	    res_attr_i64(f, "default_space_time", ctx->analysis ?
+	    (ctx->model && (res_attr_i64(f, "space_time",
+		ctx->tmpl.space_time, err) ||
+	     res_attr_i64(f, "default_space_time", ctx->analysis ?
 		ctx->analysis->default_candidate : ctx->tmpl.space_time,
-		err) ||
+		err))) ||
 	    res_attr_i64(f, "seed", ctx->seed, err) ||
 	    res_attr_i64(f, "ranks", ctx->size, err) ||
 	    res_attr_i64(f, "threads", res->threads, err) ||

@@ -26,7 +26,7 @@ struct tally {
 
 struct run {
 	const search_space *space;
-	const sim_model *model;
+	search_evaluator ev;
 	const search_options *opt;
 	int rank;
 	int size;
@@ -68,7 +68,7 @@ static int sweep_block(struct run *run, uint64_t start, uint64_t end,
 	for (k = 0; k < n; k++)
 		p.knobs[k] = search__space_value(run->space, k, digit[k]);
 	for (idx = start; idx < end; idx++) {
-		sim_eval(run->model, p.knobs, &p.metrics);
+		run->ev.eval(run->ev.model, p.knobs, &p.metrics);
 		t->evaluated++;
 		if (p.metrics.status != SIM_OK) {
 			t->status[p.metrics.status]++;
@@ -363,7 +363,7 @@ static dse_stat second_stage(struct run *run, search_front **front,
 		search_front_free(out);
 		return dse_stat_error;
 	}
-	st = search__resimulate(*front, out, run->model, run->opt, comm,
+	st = search__resimulate(*front, out, &run->ev, run->opt, comm,
 		result, err);
 	if (st != dse_stat_ok) {
 		search_front_free(out);
@@ -374,9 +374,38 @@ static dse_stat second_stage(struct run *run, search_front **front,
 	return dse_stat_ok;
 }
 
+static void eval_sim(const void *model, const int32_t *knobs,
+	sim_metrics *out)
+{
+	sim_eval(model, knobs, out);
+}
+
+static dse_stat simulate_sim(const void *model, const int32_t *knobs,
+	int kind, const sim_cycle_opts *opt, sim_cycle_report *out,
+	dse_error *err)
+{
+	return sim_simulate(model, knobs, kind, opt, out, err);
+}
+
+search_evaluator search_evaluator_sim(const sim_model *model)
+{
+	search_evaluator ev = { model, eval_sim, simulate_sim };
+
+	return ev;
+}
+
 dse_stat search_exhaustive(const search_space *space, const sim_model *model,
 	const search_options *opt, MPI_Comm comm, search_result *result,
 	dse_error *err)
+{
+	search_evaluator ev = search_evaluator_sim(model);
+
+	return search_exhaustive_with(space, &ev, opt, comm, result, err);
+}
+
+dse_stat search_exhaustive_with(const search_space *space,
+	const search_evaluator *ev, const search_options *opt, MPI_Comm comm,
+	search_result *result, dse_error *err)
 {
 	struct run run;
 	struct tally sum;
@@ -388,7 +417,7 @@ dse_stat search_exhaustive(const search_space *space, const sim_model *model,
 	memset(&run, 0, sizeof(run));
 	memset(&sum, 0, sizeof(sum));
 	run.space = space;
-	run.model = model;
+	run.ev = *ev;
 	run.opt = opt;
 	if (search__mpi_check(MPI_Comm_rank(comm, &run.rank), "MPI_Comm_rank",
 			err) ||

@@ -44,6 +44,8 @@ dse_stat search_space_set_knob(search_space *space, int k, const char *name,
 int search_space_n_knobs(const search_space *space);
 const char *search_space_knob_name(const search_space *space, int k);
 int search_space_knob_size(const search_space *space, int k);
+/* The knob named "name"; -1 when the space has none. */
+int search_space_knob_index(const search_space *space, const char *name);
 /* The number of points; saturates at UINT64_MAX. */
 uint64_t search_space_size(const search_space *space);
 /* Decodes index "idx" into knob values (knob 0 is the most significant
@@ -166,6 +168,28 @@ typedef struct search_result {
 dse_stat search_exhaustive(const search_space *space, const sim_model *model,
 	const search_options *opt, MPI_Comm comm, search_result *result,
 	dse_error *err);
+
+/* What a search evaluates its points with, for any accelerator family:
+ * "eval" is the analytic model (thread-safe, the hot path), "simulate" the
+ * cycle models of the second stage (as sim_simulate); "model" is passed
+ * to both.
+ */
+typedef struct search_evaluator {
+	const void *model;
+	void (*eval)(const void *model, const int32_t *knobs,
+		sim_metrics *out);
+	dse_stat (*simulate)(const void *model, const int32_t *knobs,
+		int kind, const sim_cycle_opts *opt, sim_cycle_report *out,
+		dse_error *err);
+} search_evaluator;
+
+/* The evaluator of a systolic array's sim_model. */
+search_evaluator search_evaluator_sim(const sim_model *model);
+
+/* search_exhaustive with any evaluator.  Collective over "comm". */
+dse_stat search_exhaustive_with(const search_space *space,
+	const search_evaluator *ev, const search_options *opt, MPI_Comm comm,
+	search_result *result, dse_error *err);
 
 /* The seed of the sampled cycle model for the point of index "index" of
  * a search seeded with "seed": a mix of both, so that the sample of a point

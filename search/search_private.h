@@ -40,7 +40,7 @@ void search__front_clear(search_front *front);
  * with the front of the results.  Collective.
  */
 dse_stat search__resimulate(const search_front *band, search_front *front,
-	const sim_model *model, const search_options *opt, MPI_Comm comm,
+	const search_evaluator *ev, const search_options *opt, MPI_Comm comm,
 	search_result *result, dse_error *err);
 
 #endif

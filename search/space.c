@@ -80,6 +80,16 @@ const char *search_space_knob_name(const search_space *space, int k)
 	return space->name[k];
 }
 
+int search_space_knob_index(const search_space *space, const char *name)
+{
+	int k;
+
+	for (k = 0; k < search_space_n_knobs(space); k++)
+		if (!strcmp(space->name[k], name))
+			return k;
+	return -1;
+}
+
 int search_space_knob_size(const search_space *space, int k)
 {
 	return space->size[k];

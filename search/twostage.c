@@ -28,7 +28,7 @@ uint64_t search_point_seed(uint64_t seed, uint64_t index)
 }
 
 struct stage {
-	const sim_model *model;
+	const search_evaluator *ev;
 	const search_options *opt;
 	int rank;
 	int size;
@@ -73,7 +73,7 @@ static dse_stat simulate_point(const struct stage *s, search_point *p,
 	sim_cycle_report rep;
 
 	co.seed = search_point_seed(s->opt->seed, p->index);
-	if (sim_simulate(s->model, p->knobs, SIM_MODEL_SAMPLED, &co, &rep,
+	if (s->ev->simulate(s->ev->model, p->knobs, SIM_MODEL_SAMPLED, &co, &rep,
 			err))
 		return dse_stat_error;
 	p->metrics = rep.metrics;
@@ -197,7 +197,7 @@ static dse_stat collect(struct stage *s, search_front *front,
 }
 
 dse_stat search__resimulate(const search_front *band, search_front *front,
-	const sim_model *model, const search_options *opt, MPI_Comm comm,
+	const search_evaluator *ev, const search_options *opt, MPI_Comm comm,
 	search_result *result, dse_error *err)
 {
 	struct stage s;
@@ -205,7 +205,7 @@ dse_stat search__resimulate(const search_front *band, search_front *front,
 	dse_stat st;
 
 	memset(&s, 0, sizeof(s));
-	s.model = model;
+	s.ev = ev;
 	s.opt = opt;
 	if (search__mpi_check(MPI_Comm_rank(comm, &s.rank), "MPI_Comm_rank",
 			err) ||

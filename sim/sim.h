@@ -55,7 +55,8 @@ enum sim_status {
 	SIM_BAD_SIMD,		/* simd does not divide what a PE runs of
 				 * its loop */
 	SIM_TOO_LARGE,		/* cycles or resources beyond 64 bits */
-	SIM_BAD_KNOB,		/* io_network or double_buffer out of range */
+	SIM_BAD_KNOB,		/* io_network or double_buffer out of range,
+				 * or GNN knobs that make no accelerator */
 	SIM_N_STATUS
 };
 const char *sim_status_name(int status);

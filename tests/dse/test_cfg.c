@@ -57,7 +57,9 @@ static const struct bad_case bad_cases[] = {
 	  "unknown key in section [platform]" },
 	{ KERNEL "[space]\nspace_time.i = 3\n", 7, 1, "space_time.i",
 	  "known keys: space_time, array_part, array_part_L2, latency, simd, "
-	  "io_network, double_buffer, array_part.<loop>, "
+	  "io_network, double_buffer, n_pe, p_sys, weight_rows, edge_rows, "
+	  "feat_rows, feat_cols, mhz, dram_gbps, slots, fetch_tags, "
+	  "mesh_rows, mesh_cols, fte, feat_kb, array_part.<loop>, "
 	  "array_part_L2.<loop>, latency.<loop>, simd.<loop>" },
 	/* space_time picks one candidate: a single non-negative integer. */
 	{ KERNEL "[space]\nspace_time = 1..6\n", 7, 14, "space_time",

@@ -1,0 +1,486 @@
+/* The [workload] section: a GNN model on a graph, explored over one of
+ * the GNN accelerator families (gnn/family.h) instead of a systolic array
+ * derived from a kernel.
+ *
+ *   [workload]
+ *   family   = gnn-overlay            # or gnn-dataflow
+ *   model    = b1                     # a built-in (b1..b8 and aliases)
+ *   layers   = aggregate(sum), linear(16), activation(relu), ...
+ *   graph    = cora                   # a preset, a file, rmat(V, E) or
+ *                                     # uniform(V, E)
+ *   features = 1433                   # preset graphs bring their own
+ *   classes  = 7
+ *
+ * A layer list is a chain: every layer reads the one before it (the first
+ * reads the model's input), and "vector-add(N)" adds the output of layer N
+ * (0-based; "input" for the model's input), "aggregate(op, N)" takes its
+ * edge weights from layer N (a vector-inner).  Relative graph paths are
+ * read from the config file's folder.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctx.h"
+
+#define MAX_ARGS 6
+#define ARG_LEN 32
+
+/* An input error at "key" of [workload], "offset" characters into its
+ * value (negative: at the value's start).
+ */
+static dse_stat __attribute__((format(printf, 6, 7))) wl_error(
+	const dse_ctx *ctx, const char *section, const char *key, int offset,
+	dse_error *err, const char *fmt, ...)
+{
+	int line = 0, col = 0;
+	char msg[DSE_ERROR_MSG_LEN];
+	va_list ap;
+
+	dse_cfg_pos(ctx->cfg, section, key, &line, &col);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return dse_error_set_at(err, dse_cfg_file(ctx->cfg), line,
+		col + (offset > 0 ? offset : 0), key, "%s", msg);
+}
+
+/* One "name(arg, arg)" item of a list: its name, arguments and where it
+ * starts in the value.
+ */
+struct item {
+	char name[ARG_LEN];
+	char arg[MAX_ARGS][ARG_LEN];
+	int n_arg;
+	int at;
+};
+
+static const char *skip_blanks(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+/* Copies a word (letters, digits, '-', '_', '.') of at most ARG_LEN - 1
+ * characters; returns the character after it, or NULL when it is empty
+ * or too long.
+ */
+static const char *word(const char *s, char *out)
+{
+	int n = 0;
+
+	while (isalnum((unsigned char) s[n]) || s[n] == '-' || s[n] == '_' ||
+	       s[n] == '.') {
+		if (n + 1 >= ARG_LEN)
+			return NULL;
+		out[n] = s[n];
+		n++;
+	}
+	out[n] = '\0';
+	return n ? s + n : NULL;
+}
+
+/* Reads one item at "s" (the value starts at "base"); returns the text
+ * after it (at a ',' or the end), or NULL with the error's offset.
+ */
+static const char *read_item(const char *base, const char *s,
+	struct item *it, int *bad)
+{
+	memset(it, 0, sizeof(*it));
+	s = skip_blanks(s);
+	it->at = (int) (s - base);
+	*bad = it->at;
+	if (!(s = word(s, it->name)))
+		return NULL;
+	s = skip_blanks(s);
+	if (*s == '(') {
+		do {
+			s = skip_blanks(s + 1);
+			*bad = (int) (s - base);
+			if (it->n_arg >= MAX_ARGS ||
+			    !(s = word(s, it->arg[it->n_arg++])))
+				return NULL;
+			s = skip_blanks(s);
+		} while (*s == ',');
+		*bad = (int) (s - base);
+		if (*s != ')')
+			return NULL;
+		s = skip_blanks(s + 1);
+	}
+	*bad = (int) (s - base);
+	return *s == ',' || !*s ? s : NULL;
+}
+
+static int parse_int(const char *s, int64_t *v)
+{
+	char *end;
+	long long x = strtoll(s, &end, 10);
+
+	if (end == s || *end || x < 0)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* A layer of the list from its item; "prev" is the id of the layer
+ * before it (-1: the model's input).
+ */
+static dse_stat item_layer(const dse_ctx *ctx, const struct item *it,
+	int prev, gnn_layer *l, dse_error *err)
+{
+	int kind = gnn_layer_kind_find(it->name);
+	int64_t v = 0;
+
+	memset(l, 0, sizeof(*l));
+	if (kind < 0)
+		return wl_error(ctx, "workload", "layers", it->at, err,
+			"unknown layer '%s' (known: aggregate, linear, "
+			"vector-inner, vector-add, activation, batchnorm)",
+			it->name);
+	l->kind = kind;
+	if (prev >= 0)
+		l->parent[l->n_parent++] = prev;
+	switch (kind) {
+	case GNN_AGGREGATE:
+		l->aggop = it->n_arg ? gnn_aggop_find(it->arg[0]) : GNN_AGG_SUM;
+		if (l->aggop < 0 || it->n_arg > 2)
+			return wl_error(ctx, "workload", "layers", it->at, err,
+				"aggregate takes an operator (sum, mean, max, "
+				"min) and optionally the layer of its edge "
+				"weights");
+		if (it->n_arg == 2) {
+			if (parse_int(it->arg[1], &v) || v >= prev + 1)
+				return wl_error(ctx, "workload", "layers",
+					it->at, err, "aggregate's edge weights "
+					"must come from an earlier layer");
+			l->parent[l->n_parent++] = (int) v;
+		}
+		break;
+	case GNN_LINEAR:
+		if (it->n_arg != 1 || parse_int(it->arg[0], &v) || v < 1)
+			return wl_error(ctx, "workload", "layers", it->at, err,
+				"linear takes its output length, e.g. "
+				"linear(16)");
+		l->f_out = v;
+		break;
+	case GNN_VECTOR_ADD:
+		if (it->n_arg != 1 || (strcmp(it->arg[0], "input") &&
+		    (parse_int(it->arg[0], &v) || v >= prev + 1)))
+			return wl_error(ctx, "workload", "layers", it->at, err,
+				"vector-add takes the earlier layer it adds "
+				"(its 0-based position, or 'input')");
+		if (strcmp(it->arg[0], "input"))
+			l->parent[l->n_parent++] = (int) v;
+		break;
+	case GNN_ACTIVATION:
+		l->act = it->n_arg == 1 ? gnn_act_find(it->arg[0]) : -1;
+		if (l->act <= GNN_ACT_NONE)
+			return wl_error(ctx, "workload", "layers", it->at, err,
+				"activation takes its function: relu, prelu, "
+				"swish or exp");
+		break;
+	default:
+		if (it->n_arg)
+			return wl_error(ctx, "workload", "layers", it->at, err,
+				"%s takes no arguments", it->name);
+	}
+	return dse_stat_ok;
+}
+
+/* The model of a "layers" list. */
+static gnn_model *layer_list(const dse_ctx *ctx, const char *name,
+	int64_t nv, int64_t ne, int64_t f_in, dse_error *err)
+{
+	const char *text = dse_cfg_string(ctx->cfg, "workload", "layers", "");
+	const char *s = text;
+	gnn_model *m = gnn_model_alloc(name, nv, ne);
+	int prev = -1, bad;
+
+	if (!m) {
+		dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		return NULL;
+	}
+	while (*s) {
+		struct item it;
+		gnn_layer l;
+		dse_error sub;
+
+		s = read_item(text, s, &it, &bad);
+		if (!s) {
+			wl_error(ctx, "workload", "layers", bad, err,
+				"expected a layer such as linear(16) or "
+				"aggregate(sum)");
+			return gnn_model_free(m);
+		}
+		if (item_layer(ctx, &it, prev, &l, err))
+			return gnn_model_free(m);
+		if (prev < 0)
+			l.f_in = f_in;
+		dse_error_clear(&sub);
+		prev = gnn_model_add(m, &l, &sub);
+		if (prev < 0) {
+			wl_error(ctx, "workload", "layers", it.at, err, "%s",
+				sub.msg);
+			return gnn_model_free(m);
+		}
+		if (*s == ',')
+			s++;
+	}
+	if (prev < 0) {
+		wl_error(ctx, "workload", "layers", 0, err, "the layer list "
+			"is empty");
+		return gnn_model_free(m);
+	}
+	return m;
+}
+
+/* A generator spec "rmat(V, E[, a, b, c, d])" or "uniform(V, E)". */
+static gnn_graph *generated(const dse_ctx *ctx, const struct item *it,
+	uint64_t seed, dse_error *err)
+{
+	double p[4] = { 0.57, 0.19, 0.19, 0.05 };
+	int64_t nv, ne;
+	int i, rmat = !strcmp(it->name, "rmat");
+
+	if (!(it->n_arg == 2 || (rmat && it->n_arg == 6)) ||
+	    parse_int(it->arg[0], &nv) || parse_int(it->arg[1], &ne) ||
+	    nv < 1 || ne < 1)
+		goto bad;
+	for (i = 2; i < it->n_arg; i++) {
+		char *end;
+
+		p[i - 2] = strtod(it->arg[i], &end);
+		if (end == it->arg[i] || *end)
+			goto bad;
+	}
+	return rmat ? gnn_graph_rmat(nv, ne, p[0], p[1], p[2], p[3], seed,
+		err) : gnn_graph_uniform(nv, ne, seed, err);
+bad:
+	wl_error(ctx, "workload", "graph", -1, err, "expected %s(vertices, "
+		"edges%s), e.g. %s(10000, 200000)", it->name, rmat ?
+		"[, a, b, c, d]" : "", it->name);
+	return NULL;
+}
+
+/* Reads a graph file named relative to the config's folder. */
+static gnn_graph *graph_file(const dse_ctx *ctx, const char *name,
+	dse_error *err)
+{
+	const char *cfg = dse_cfg_file(ctx->cfg);
+	const char *slash = strrchr(cfg, '/');
+	char path[DSE_PATH_LEN];
+
+	if (name[0] == '/' || !slash)
+		snprintf(path, sizeof(path), "%s", name);
+	else
+		snprintf(path, sizeof(path), "%.*s/%s", (int) (slash - cfg),
+			cfg, name);
+	{
+		gnn_graph *g = gnn_graph_read(path, err);
+
+		/* A file that cannot be opened is the config's mistake:
+		 * it names the key.  Errors inside the file keep the file's
+		 * own line.
+		 */
+		if (!g && err && err->code == DSE_E_IO && !err->line) {
+			char msg[DSE_ERROR_MSG_LEN];
+
+			snprintf(msg, sizeof(msg), "%s", err->msg);
+			wl_error(ctx, "workload", "graph", -1, err,
+				"cannot read the graph: %s", msg);
+		}
+		return g;
+	}
+}
+
+/* The graph of [workload] graph, and the preset it is when it is one. */
+static gnn_graph *load_graph(const dse_ctx *ctx, const gnn_preset **preset,
+	dse_error *err)
+{
+	const char *spec = dse_cfg_string(ctx->cfg, "workload", "graph", "");
+	uint64_t seed = (uint64_t) dse_cfg_int(ctx->cfg, "workload",
+		"graph_seed", 1);
+	struct item it;
+	int bad;
+
+	*preset = gnn_preset_find(spec);
+	if (*preset)
+		return gnn_graph_preset(*preset, seed, err);
+	if (strchr(spec, '(') && read_item(spec, spec, &it, &bad) &&
+	    (!strcmp(it.name, "rmat") || !strcmp(it.name, "uniform")))
+		return generated(ctx, &it, seed, err);
+	if (strchr(spec, '/') || strchr(spec, '.'))
+		return graph_file(ctx, spec, err);
+	{
+		char known[256];
+
+		gnn_preset_names(known, sizeof(known));
+		wl_error(ctx, "workload", "graph", -1, err, "unknown graph "
+			"'%s': a preset (%s), a file (.mtx or an edge list), "
+			"rmat(V, E) or uniform(V, E)", spec, known);
+	}
+	return NULL;
+}
+
+/* The model of [workload] model or layers on "g". */
+static gnn_model *load_model(dse_ctx *ctx, const gnn_graph *g,
+	const gnn_preset *preset, dse_error *err)
+{
+	const char *name = dse_cfg_string(ctx->cfg, "workload", "model", NULL);
+	int has_layers = dse_cfg_has(ctx->cfg, "workload", "layers");
+	int64_t f_in = dse_cfg_int(ctx->cfg, "workload", "features",
+		preset ? preset->n_features : 0);
+	int64_t classes = dse_cfg_int(ctx->cfg, "workload", "classes",
+		preset ? preset->n_classes : 0);
+	gnn_model *m;
+
+	if (!name == !has_layers) {
+		wl_error(ctx, "workload", name ? "layers" : "family", -1, err,
+			"give the model as 'model = b1' (a built-in) or as "
+			"'layers = ...', exactly one of them");
+		return NULL;
+	}
+	if (f_in <= 0 || (name && classes <= 0)) {
+		wl_error(ctx, "workload", "graph", -1, err, "the graph is not "
+			"a preset: set 'features' (input feature length)%s",
+			name ? " and 'classes'" : "");
+		return NULL;
+	}
+	if (has_layers)
+		return layer_list(ctx, "layers", gnn_graph_n_vertices(g),
+			gnn_graph_n_edges(g), f_in, err);
+	m = gnn_model_builtin(name, gnn_graph_n_vertices(g),
+		gnn_graph_n_edges(g), f_in, classes, err);
+	if (!m) {
+		char known[256];
+
+		gnn_model_builtin_names(known, sizeof(known));
+		wl_error(ctx, "workload", "model", -1, err, "unknown model "
+			"'%s' (built-in: %s)", name, known);
+	}
+	return m;
+}
+
+/* Rejects [space] keys the family has no knob for. */
+static dse_stat check_knob_keys(const dse_ctx *ctx, int kind,
+	dse_error *err)
+{
+	int i, k, n = dse_cfg_n_keys(ctx->cfg, "space");
+	char known[256] = "";
+
+	for (k = 0; k < gnn_family_n_knobs(kind); k++) {
+		strcat(known, k ? ", " : "");
+		strcat(known, gnn_family_knob_name(kind, k));
+	}
+	for (i = 0; i < n; i++) {
+		const char *key = dse_cfg_key_at(ctx->cfg, "space", i);
+
+		if (gnn_family_knob_find(kind, key) < 0)
+			return wl_error(ctx, "space", key, -1, err,
+				"the %s family has no such knob (its knobs: "
+				"%s)", gnn_family_kind_name(kind), known);
+	}
+	return dse_stat_ok;
+}
+
+/* The search space over the family's knobs: the config's values, or the
+ * published configuration's value alone.  Each knob's values are given
+ * to the family so it can prepare what depends on them.
+ */
+static dse_stat family_space(dse_ctx *ctx, int kind, dse_error *err)
+{
+	int k, n = gnn_family_n_knobs(kind);
+
+	ctx->space = search_space_alloc(n);
+	if (!ctx->space)
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	for (k = 0; k < n; k++) {
+		const char *key = gnn_family_knob_name(kind, k);
+		int64_t *values = NULL, one = gnn_family_knob_default(kind, k);
+		int nv = 1;
+		dse_stat r = dse_stat_ok;
+
+		if (dse_cfg_has(ctx->cfg, "space", key))
+			r = dse_cfg_int_set(ctx->cfg, "space", key, INT32_MAX,
+				&values, &nv, err);
+		if (r == dse_stat_ok)
+			r = search_space_set_knob(ctx->space, k, key, values ?
+				values : &one, nv, err);
+		if (r == dse_stat_ok)
+			r = gnn_family_prepare(ctx->family, k, values ? values :
+				&one, nv, err);
+		free(values);
+		if (r != dse_stat_ok)
+			return r;
+		if (search_space_size(ctx->space) == UINT64_MAX)
+			return wl_error(ctx, "space", key, -1, err, "the space "
+				"has more than 2^64 points; narrow the knob "
+				"ranges");
+	}
+	return dse_stat_ok;
+}
+
+dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err)
+{
+	const char *fam = dse_cfg_string(ctx->cfg, "workload", "family", "");
+	const char *dt = dse_cfg_string(ctx->cfg, "workload", "dtype", "fp32");
+	const char *name = dse_cfg_string(ctx->cfg, "workload", "name", NULL);
+	const gnn_preset *preset = NULL;
+	gnn_model *model;
+	int kind = gnn_family_find(fam);
+
+	if (kind < 0)
+		return wl_error(ctx, "workload", "family", -1, err,
+			"unknown family '%s' (known: %s, %s)", fam,
+			gnn_family_kind_name(GNN_OVERLAY),
+			gnn_family_kind_name(GNN_DATAFLOW));
+	ctx->dtype = arch_dtype_find(dt);
+	if (check_knob_keys(ctx, kind, err))
+		return dse_stat_error;
+	ctx->graph = load_graph(ctx, &preset, err);
+	if (!ctx->graph)
+		return dse_stat_error;
+	model = load_model(ctx, ctx->graph, preset, err);
+	if (!model)
+		return dse_stat_error;
+	snprintf(ctx->tmpl.kernel, sizeof(ctx->tmpl.kernel), "%s", name ?
+		name : gnn_model_name(model));
+	ctx->family = gnn_family_alloc(kind, model, ctx->graph, &ctx->board,
+		ctx->dtype, err);
+	gnn_model_free(model);
+	if (!ctx->family)
+		return dse_stat_error;
+	return family_space(ctx, kind, err);
+}
+
+static void eval_family(const void *model, const int32_t *knobs,
+	sim_metrics *out)
+{
+	gnn_family_eval(model, knobs, out);
+}
+
+static dse_stat simulate_family(const void *model, const int32_t *knobs,
+	int kind, const sim_cycle_opts *opt, sim_cycle_report *out,
+	dse_error *err)
+{
+	return gnn_family_simulate(model, knobs, kind, opt, out, err);
+}
+
+search_evaluator dse_evaluator(const dse_ctx *ctx)
+{
+	search_evaluator ev = { ctx->family, eval_family, simulate_family };
+
+	return ctx->family ? ev : search_evaluator_sim(ctx->model);
+}
+
+void dse_design_text(const dse_ctx *ctx, const int32_t *knobs, char *buf,
+	int size)
+{
+	if (ctx->family)
+		gnn_family_describe(ctx->family, knobs, buf, size);
+	else
+		sim_sa_sizes(ctx->model, knobs, buf, size);
+}
