@@ -23,12 +23,19 @@ static const struct knob_row overlay_knobs[] = {
 	{ "mhz", 300 }, { "dram_gbps", 77 },
 };
 
-/* AGILE's evaluated configuration (its node scoreboard, prefetcher,
- * aggregation mesh and transformation engine sizes) at its 200 MHz.
+/* AGILE (seed 000, "Microarchitecture Specification"): 64 nodeslots;
+ * 16 fetch tags (the "Fetch Tag" sizing: 262 kB of message queue per
+ * tag, 4 MB in all); an 8 x 8 mesh of aggregation cores (64 allocation
+ * slots, enough for its 1024-feature maximum); a 128 KiB aggregation
+ * buffer (32 slots of 1024 fp32 features, whose half is the wait count
+ * of 16 of the common use case); 200 MHz; the 77 GB/s of the U250, whose
+ * 1280 URAM blocks it cites.  The seed allows up to 64 systolic modules
+ * but gives no implemented count: 4 is chosen, the most that fits the
+ * U250's DSP slices in fp32 next to the mesh's accumulators.
  */
 static const struct knob_row dataflow_knobs[] = {
-	{ "slots", 64 }, { "fetch_tags", 64 }, { "mesh_rows", 4 },
-	{ "mesh_cols", 4 }, { "fte", 16 }, { "feat_kb", 64 }, { "mhz", 200 },
+	{ "slots", 64 }, { "fetch_tags", 16 }, { "mesh_rows", 8 },
+	{ "mesh_cols", 8 }, { "fte", 4 }, { "feat_kb", 128 }, { "mhz", 200 },
 	{ "dram_gbps", 77 },
 };
 

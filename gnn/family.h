@@ -39,8 +39,9 @@ int gnn_family_find(const char *name);
  *     edge_rows (N_E edges), feat_rows (N_F1 = the shard height n1),
  *     feat_cols (N_F2 = the fiber width n2), mhz, dram_gbps.
  *   gnn-dataflow: slots (node scoreboard), fetch_tags, mesh_rows,
- *     mesh_cols, fte (16x16 transformation modules), feat_kb (feature
- *     buffer per aggregation core, KiB), mhz, dram_gbps.
+ *     mesh_cols, fte (16x16 transformation modules), feat_kb (the
+ *     aggregation buffer between the mesh and the transformation
+ *     engine, KiB), mhz, dram_gbps.
  * The default value of each is the published configuration (GraphAGILE on
  * the U250: 8, 16, 16384, 65536, 16384, 16, 300, 77).
  */
