@@ -51,6 +51,14 @@ dse_stat dse_ctx_setup(dse_ctx *ctx, const char *out_override,
 dse_stat dse_ctx_kernel_desc(const dse_ctx *ctx, poly_kernel_desc *desc,
 	dse_error *err);
 
+/* Records an input error at the value of "key" in "section" of ctx's
+ * config (its section when absent), "offset" characters into the value
+ * (negative or 0: at its start).  Returns dse_stat_error.
+ */
+dse_stat dse_ctx_error(const dse_ctx *ctx, const char *section,
+	const char *key, int offset, dse_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
 /* Builds a GNN workload's graph, family and space from the [workload]
  * and [space] sections (ctx->board set); ctx->tmpl.kernel gets the
  * workload's name.  Errors carry the config position and key.

@@ -24,10 +24,8 @@
 /* The largest work block a rank takes at once. */
 #define MAX_BLOCK (INT64_C(1) << 30)
 
-/* An input error at the value of "key" (or its section when absent). */
-static dse_stat __attribute__((format(printf, 5, 6))) error_at(
-	const dse_ctx *ctx, const char *section, const char *key,
-	dse_error *err, const char *fmt, ...)
+dse_stat dse_ctx_error(const dse_ctx *ctx, const char *section,
+	const char *key, int offset, dse_error *err, const char *fmt, ...)
 {
 	int line = 0, col = 0;
 	char msg[DSE_ERROR_MSG_LEN];
@@ -37,9 +35,13 @@ static dse_stat __attribute__((format(printf, 5, 6))) error_at(
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return dse_error_set_at(err, dse_cfg_file(ctx->cfg), line, col, key,
-		"%s", msg);
+	return dse_error_set_at(err, dse_cfg_file(ctx->cfg), line,
+		col + (offset > 0 ? offset : 0), key, "%s", msg);
 }
+
+/* An input error at the value of "key" (or its section when absent). */
+#define error_at(ctx, section, key, err, ...) \
+	dse_ctx_error(ctx, section, key, -1, err, __VA_ARGS__)
 
 static dse_stat setup_board(dse_ctx *ctx, dse_error *err)
 {
@@ -262,9 +264,9 @@ static dse_stat check_space_keys(const dse_ctx *ctx, dse_error *err)
 
 		if (gnn_family_knob_find(GNN_OVERLAY, key) >= 0 ||
 		    gnn_family_knob_find(GNN_DATAFLOW, key) >= 0)
-			return error_at(ctx, "space", key, err, "'%s' is a knob "
-				"of the GNN families; this config explores a "
-				"[kernel]", key);
+			return error_at(ctx, "space", key, err, "'%s' is a "
+				"knob of the GNN families; this config "
+				"explores a [kernel]", key);
 		if (!strchr(key, '.'))
 			continue;
 		knobs[0] = '\0';

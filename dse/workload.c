@@ -18,7 +18,6 @@
  * read from the config file's folder.
  */
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,26 +25,10 @@
 #include "ctx.h"
 
 #define MAX_ARGS 6
+
+/* An input error "offset" characters into the value of "key". */
+#define wl_error dse_ctx_error
 #define ARG_LEN 32
-
-/* An input error at "key" of [workload], "offset" characters into its
- * value (negative: at the value's start).
- */
-static dse_stat __attribute__((format(printf, 6, 7))) wl_error(
-	const dse_ctx *ctx, const char *section, const char *key, int offset,
-	dse_error *err, const char *fmt, ...)
-{
-	int line = 0, col = 0;
-	char msg[DSE_ERROR_MSG_LEN];
-	va_list ap;
-
-	dse_cfg_pos(ctx->cfg, section, key, &line, &col);
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return dse_error_set_at(err, dse_cfg_file(ctx->cfg), line,
-		col + (offset > 0 ? offset : 0), key, "%s", msg);
-}
 
 /* One "name(arg, arg)" item of a list: its name, arguments and where it
  * starts in the value.
@@ -431,6 +414,7 @@ dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err)
 	const gnn_preset *preset = NULL;
 	gnn_model *model;
 	int kind = gnn_family_find(fam);
+	double t0;
 
 	if (kind < 0)
 		return wl_error(ctx, "workload", "family", -1, err,
@@ -440,9 +424,19 @@ dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err)
 	ctx->dtype = arch_dtype_find(dt);
 	if (check_knob_keys(ctx, kind, err))
 		return dse_stat_error;
+	t0 = MPI_Wtime();
 	ctx->graph = load_graph(ctx, &preset, err);
 	if (!ctx->graph)
 		return dse_stat_error;
+	/* Large graphs take seconds to read or generate and partition:
+	 * say what is happening before the search's own progress starts.
+	 */
+	if (!ctx->quiet && ctx->rank == 0)
+		fprintf(stderr, "dse: graph %s: %lld vertices, %lld edges "
+			"(%.1f s)\n", gnn_graph_name(ctx->graph),
+			(long long) gnn_graph_n_vertices(ctx->graph),
+			(long long) gnn_graph_n_edges(ctx->graph),
+			MPI_Wtime() - t0);
 	model = load_model(ctx, ctx->graph, preset, err);
 	if (!model)
 		return dse_stat_error;
@@ -453,7 +447,14 @@ dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err)
 	gnn_model_free(model);
 	if (!ctx->family)
 		return dse_stat_error;
-	return family_space(ctx, kind, err);
+	t0 = MPI_Wtime();
+	if (family_space(ctx, kind, err))
+		return dse_stat_error;
+	if (!ctx->quiet && ctx->rank == 0)
+		fprintf(stderr, "dse: %s prepared for the sweep's knob values "
+			"(partitions, plans) in %.1f s\n",
+			gnn_family_kind_name(kind), MPI_Wtime() - t0);
+	return dse_stat_ok;
 }
 
 static void eval_family(const void *model, const int32_t *knobs,
