@@ -869,7 +869,7 @@ static double normal_quantile(double p)
  * Cornish-Fisher expansion around the normal quantile (within 1e-3 for 3
  * and more).
  */
-static double t_quantile(double p, double df)
+double sim_t_quantile(double p, double df)
 {
 	double z, z2, a;
 
@@ -966,7 +966,7 @@ static void estimate(const struct sampling *s, double conf,
 	if (y.var > 0) {
 		double df = y.dfd > 0 ? y.var * y.var / y.dfd : 1;
 
-		half = t_quantile(0.5 + conf / 2, df < 1 ? 1 : df) *
+		half = sim_t_quantile(0.5 + conf / 2, df < 1 ? 1 : df) *
 			sqrt(y.var);
 	}
 	out->metrics.cycles = (uint64_t) llround(y.est);
