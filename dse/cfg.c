@@ -75,16 +75,18 @@ static const struct key_schema kernel_keys[] = {
 	{ "max_space", V_INT_POS, 0, NULL },
 };
 
-/* A GNN workload instead of a kernel: a model on a graph, explored over
- * one of the GNN accelerator families.  The values are checked by the
- * setup, which knows the families, models and graph presets.
+/* A workload instead of a kernel: a GNN model on a graph, explored over
+ * one of the GNN accelerator families, or a network of layers over the
+ * overlay systolic family.  The values are checked by the setup, which
+ * knows the families, models and graph presets.
  */
 static const struct key_schema workload_keys[] = {
 	{ "family", V_STRING, K_REQUIRED, NULL },
 	{ "name", V_STRING, 0, NULL },
 	{ "model", V_STRING, 0, NULL },
 	{ "layers", V_STRING, 0, NULL },
-	{ "graph", V_STRING, K_REQUIRED, NULL },
+	{ "graph", V_STRING, 0, NULL },
+	{ "topology", V_STRING, 0, NULL },
 	{ "features", V_INT_POS, 0, NULL },
 	{ "classes", V_INT_POS, 0, NULL },
 	{ "graph_seed", V_INT_NONNEG, 0, NULL },
@@ -111,8 +113,9 @@ static const struct key_schema space_keys[] = {
 	{ "simd", V_INTSET, K_PER_LOOP, NULL },
 	{ "io_network", V_CHOICES, 0, io_network_names },
 	{ "double_buffer", V_CHOICES, 0, double_buffer_names },
-	/* The knobs of the GNN families (gnn/family.h); the setup rejects
-	 * those the workload's family does not have.
+	/* The knobs of the workload families (gnn/family.h,
+	 * tensil/family.h); the setup rejects those the workload's family
+	 * does not have.
 	 */
 	{ "n_pe", V_INTSET, 0, NULL },
 	{ "p_sys", V_INTSET, 0, NULL },
@@ -128,6 +131,11 @@ static const struct key_schema space_keys[] = {
 	{ "mesh_cols", V_INTSET, 0, NULL },
 	{ "fte", V_INTSET, 0, NULL },
 	{ "feat_kb", V_INTSET, 0, NULL },
+	{ "array_size", V_INTSET, 0, NULL },
+	{ "local_depth", V_INTSET, 0, NULL },
+	{ "accumulator_depth", V_INTSET, 0, NULL },
+	{ "data_type", V_INTSET, 0, NULL },
+	{ "dram_mbps", V_INTSET, 0, NULL },
 };
 
 static const struct key_schema search_keys[] = {

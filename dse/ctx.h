@@ -10,6 +10,7 @@
 #include "arch/arch.h"
 #include "cfg.h"
 #include "gnn/family.h"
+#include "tensil/family.h"
 #include "polyhedral/poly.h"
 #include "results/res.h"
 #include "search/search.h"
@@ -27,6 +28,7 @@ typedef struct dse_ctx {
 	sim_model *model;	/* owned; NULL for a GNN workload */
 	gnn_graph *graph;	/* owned; a GNN workload's graph */
 	gnn_family *family;	/* owned; a GNN workload's evaluator */
+	tensil_family *tensil;	/* owned; an overlay-systolic workload's */
 	search_space *space;	/* owned */
 	search_options sopt;
 	int64_t seed;
@@ -65,10 +67,23 @@ dse_stat dse_ctx_error(const dse_ctx *ctx, const char *section,
  */
 dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err);
 
-/* What the search evaluates ctx's points with: the GNN family or the
- * systolic model.
+/* What the search evaluates ctx's points with: the workload's family or
+ * the systolic model.
  */
 search_evaluator dse_evaluator(const dse_ctx *ctx);
+
+/* A workload's family as the commands see it, whichever it is (GNN or
+ * overlay-systolic); dse_is_workload says whether ctx has one.
+ */
+int dse_is_workload(const dse_ctx *ctx);
+const char *dse_workload_family(const dse_ctx *ctx);
+int dse_workload_n_knobs(const dse_ctx *ctx);
+const char *dse_workload_knob_name(const dse_ctx *ctx, int knob);
+int64_t dse_workload_knob_default(const dse_ctx *ctx, int knob);
+int dse_workload_knob_find(const dse_ctx *ctx, const char *name);
+dse_stat dse_workload_simulate(const dse_ctx *ctx, const int32_t *knobs,
+	int kind, const sim_cycle_opts *opt, sim_cycle_report *out,
+	dse_error *err);
 
 /* A design point as text: the AutoSA --sa-sizes string of a systolic
  * point, "knob=value ..." of a GNN one.

@@ -613,7 +613,7 @@ static void print_summary(const dse_ctx *ctx, const search_result *res)
 	if (n)
 		printf("  %12s %10s %7s %8s %10s %9s  %s\n", "latency(ms)",
 			ctx->dtype->is_float ? "GFLOP/s" : "GOP/s", "DSP",
-			"BRAM18K", "energy(mJ)", "PEs", ctx->family ?
+			"BRAM18K", "energy(mJ)", "PEs", dse_is_workload(ctx) ?
 			"design" : "AutoSA --sa-sizes");
 	for (i = 0; i < n && i < MAX_SHOWN_ROWS; i++) {
 		const search_point *p = search_front_at(res->front, i);
@@ -779,9 +779,9 @@ static int main_mpi(int argc, char **argv, dse_ctx *ctx)
 			"setting up the sweep failed on another rank");
 	if (any_bad)
 		return report_error(ctx, &err);
-	if (cli.eval && ctx->family) {
+	if (cli.eval && dse_is_workload(ctx)) {
 		dse_error_set(&err, DSE_E_INPUT, "'dse eval' takes a kernel's "
-			"--sa-sizes; for a GNN workload use 'dse simulate "
+			"--sa-sizes; for a workload use 'dse simulate "
 			"--mode analytic --design ...'");
 		return report_error(ctx, &err);
 	}

@@ -263,9 +263,10 @@ static dse_stat check_space_keys(const dse_ctx *ctx, dse_error *err)
 		int found = 0;
 
 		if (gnn_family_knob_find(GNN_OVERLAY, key) >= 0 ||
-		    gnn_family_knob_find(GNN_DATAFLOW, key) >= 0)
+		    gnn_family_knob_find(GNN_DATAFLOW, key) >= 0 ||
+		    tensil_family_knob_find(key) >= 0)
 			return error_at(ctx, "space", key, err, "'%s' is a "
-				"knob of the GNN families; this config "
+				"knob of a workload family; this config "
 				"explores a [kernel]", key);
 		if (!strchr(key, '.'))
 			continue;
@@ -593,6 +594,7 @@ void dse_ctx_clear(dse_ctx *ctx)
 {
 	ctx->space = search_space_free(ctx->space);
 	ctx->family = gnn_family_free(ctx->family);
+	ctx->tensil = tensil_family_free(ctx->tensil);
 	ctx->graph = gnn_graph_free(ctx->graph);
 	ctx->model = sim_model_free(ctx->model);
 	ctx->analysis = poly_analysis_free(ctx->analysis);

@@ -211,22 +211,21 @@ static dse_stat simulate_root(const dse_ctx *ctx,
 	return st;
 }
 
-/* --- GNN workloads ------------------------------------------------------ */
+/* --- workloads (GNN, overlay-systolic) ----------------------------------- */
 
-/* The knobs of a GNN design: the published configuration, the config's
- * single [space] values over it, the --design pairs over those.
+/* The knobs of a workload's design: the published configuration, the
+ * config's single [space] values over it, the --design pairs over those.
  */
-static dse_stat gnn_knobs(const dse_ctx *ctx, const char *text,
+static dse_stat workload_knobs(const dse_ctx *ctx, const char *text,
 	int32_t *knobs, dse_error *err)
 {
-	int kind = gnn_family_kind(ctx->family), k;
-	int n = gnn_family_n_knobs(kind);
+	int n = dse_workload_n_knobs(ctx), k;
 	const char *s = text;
 
 	for (k = 0; k < n; k++) {
 		int32_t v[SEARCH_MAX_KNOBS];
 
-		knobs[k] = (int32_t) gnn_family_knob_default(kind, k);
+		knobs[k] = (int32_t) dse_workload_knob_default(ctx, k);
 		if (search_space_knob_size(ctx->space, k) == 1) {
 			search_space_decode(ctx->space, 0, v);
 			knobs[k] = v[k];
@@ -246,28 +245,34 @@ static dse_stat gnn_knobs(const dse_ctx *ctx, const char *text,
 			return dse_error_set(err, DSE_E_INPUT, "--design: "
 				"expected knob=value (a positive integer) at "
 				"'%s'", s);
-		k = gnn_family_knob_find(kind, name);
+		k = dse_workload_knob_find(ctx, name);
 		if (k < 0)
 			return dse_error_set(err, DSE_E_INPUT, "--design: the "
 				"%s family has no knob '%s'",
-				gnn_family_kind_name(kind), name);
+				dse_workload_family(ctx), name);
 		knobs[k] = (int32_t) v;
 		s += used;
 	}
 	return dse_stat_ok;
 }
 
-static void gnn_print_text(const dse_ctx *ctx, const dse_simulate_opts *o,
+static void workload_print_text(const dse_ctx *ctx, const dse_simulate_opts *o,
 	const struct run *r, FILE *out)
 {
 	const sim_metrics *m = &r->rep.metrics;
 
-	fprintf(out, "dse simulate: %s (%s, %lld vertices, %lld edges) on "
-		"%s, %s, %s\n", ctx->tmpl.kernel, gnn_graph_name(ctx->graph),
-		(long long) gnn_graph_n_vertices(ctx->graph),
-		(long long) gnn_graph_n_edges(ctx->graph), ctx->board.name,
-		gnn_family_kind_name(gnn_family_kind(ctx->family)),
-		mode_title(o->mode));
+	if (ctx->graph)
+		fprintf(out, "dse simulate: %s (%s, %lld vertices, %lld edges) "
+			"on %s, %s, %s\n", ctx->tmpl.kernel,
+			gnn_graph_name(ctx->graph),
+			(long long) gnn_graph_n_vertices(ctx->graph),
+			(long long) gnn_graph_n_edges(ctx->graph),
+			ctx->board.name, dse_workload_family(ctx),
+			mode_title(o->mode));
+	else
+		fprintf(out, "dse simulate: %s on %s, %s, %s\n",
+			ctx->tmpl.kernel, ctx->board.name,
+			dse_workload_family(ctx), mode_title(o->mode));
 	fprintf(out, "  %-14s %s\n", "design", r->d.sa);
 	if (m->status != SIM_OK) {
 		fprintf(out, "  %-14s illegal: %s\n", "status",
@@ -291,17 +296,17 @@ static void gnn_print_text(const dse_ctx *ctx, const dse_simulate_opts *o,
 	print_modules(&r->rep, out);
 }
 
-static void gnn_print_json(const dse_ctx *ctx, const dse_simulate_opts *o,
+static void workload_print_json(const dse_ctx *ctx, const dse_simulate_opts *o,
 	const struct run *r, FILE *out)
 {
 	const sim_cycle_report *rep = &r->rep;
 	const sim_metrics *m = &rep->metrics;
 
 	fputs("{", out);
-	fprintf(out, "\"family\":\"%s\"",
-		gnn_family_kind_name(gnn_family_kind(ctx->family)));
+	fprintf(out, "\"family\":\"%s\"", dse_workload_family(ctx));
 	dse_json_str(out, "workload", ctx->tmpl.kernel);
-	dse_json_str(out, "graph", gnn_graph_name(ctx->graph));
+	if (ctx->graph)
+		dse_json_str(out, "graph", gnn_graph_name(ctx->graph));
 	dse_json_str(out, "board", ctx->board.name);
 	dse_json_str(out, "design", r->d.sa);
 	dse_json_str(out, "mode", sim_model_kind_name(o->mode));
@@ -326,7 +331,7 @@ static void gnn_print_json(const dse_ctx *ctx, const dse_simulate_opts *o,
 	fputs("}\n", out);
 }
 
-static dse_stat gnn_simulate_root(const dse_ctx *ctx,
+static dse_stat workload_simulate_root(const dse_ctx *ctx,
 	const dse_simulate_opts *opts, dse_error *err)
 {
 	struct run r;
@@ -335,24 +340,24 @@ static dse_stat gnn_simulate_root(const dse_ctx *ctx,
 
 	memset(&r, 0, sizeof(r));
 	if (opts->sa_sizes && !opts->design)
-		return dse_error_set(err, DSE_E_INPUT, "this config is a GNN "
+		return dse_error_set(err, DSE_E_INPUT, "this config is a "
 			"workload: give the design as --design \"knob=value "
 			"...\", not --sa-sizes");
-	st = gnn_knobs(ctx, opts->design ? opts->design : "", r.d.knobs, err);
+	st = workload_knobs(ctx, opts->design ? opts->design : "", r.d.knobs, err);
 	if (st != dse_stat_ok)
 		return st;
-	gnn_family_describe(ctx->family, r.d.knobs, r.d.sa, sizeof(r.d.sa));
+	dse_design_text(ctx, r.d.knobs, r.d.sa, sizeof(r.d.sa));
 	r.co.samples = opts->samples;
 	r.co.seed = (uint64_t) (opts->seed >= 0 ? opts->seed : ctx->seed);
 	t0 = MPI_Wtime();
-	st = gnn_family_simulate(ctx->family, r.d.knobs, opts->mode, &r.co,
+	st = dse_workload_simulate(ctx, r.d.knobs, opts->mode, &r.co,
 		&r.rep, err);
 	r.seconds = MPI_Wtime() - t0;
 	if (st == dse_stat_ok) {
 		if (opts->json)
-			gnn_print_json(ctx, opts, &r, stdout);
+			workload_print_json(ctx, opts, &r, stdout);
 		else
-			gnn_print_text(ctx, opts, &r, stdout);
+			workload_print_text(ctx, opts, &r, stdout);
 		if (fflush(stdout) != 0 || ferror(stdout))
 			st = dse_error_set(err, DSE_E_IO, "cannot write the "
 				"simulation to standard output");
@@ -369,11 +374,11 @@ dse_stat dse_simulate(const dse_ctx *ctx, const dse_simulate_opts *opts,
 	dse_stat st = dse_stat_ok;
 
 	if (ctx->rank == 0) {
-		if (ctx->family)
-			st = gnn_simulate_root(ctx, opts, err);
+		if (dse_is_workload(ctx))
+			st = workload_simulate_root(ctx, opts, err);
 		else if (!opts->sa_sizes)
 			st = dse_error_set(err, DSE_E_INPUT, "--design names a "
-				"GNN design; this config is a kernel: give "
+				"workload's design; this config is a kernel: give "
 				"--sa-sizes STRING");
 		else
 			st = simulate_root(ctx, opts, err);

@@ -1,21 +1,24 @@
 /* The [workload] section: a GNN model on a graph, explored over one of
- * the GNN accelerator families (gnn/family.h) instead of a systolic array
- * derived from a kernel.
+ * the GNN accelerator families (gnn/family.h), or a network of layers
+ * over the overlay systolic family (tensil/family.h), instead of a
+ * systolic array derived from a kernel.
  *
  *   [workload]
- *   family   = gnn-overlay            # or gnn-dataflow
- *   model    = b1                     # a built-in (b1..b8 and aliases)
+ *   family   = gnn-overlay            # gnn-dataflow, overlay-systolic
+ *   model    = b1                     # a built-in (b1..b8 and aliases;
+ *                                     # resnet20v2, ... for overlays)
  *   layers   = aggregate(sum), linear(16), activation(relu), ...
  *   graph    = cora                   # a preset, a file, rmat(V, E) or
  *                                     # uniform(V, E)
  *   features = 1433                   # preset graphs bring their own
  *   classes  = 7
+ *   topology = layers.csv             # overlay-systolic: a network file
  *
  * A layer list is a chain: every layer reads the one before it (the first
  * reads the model's input), and "vector-add(N)" adds the output of layer N
  * (0-based; "input" for the model's input), "aggregate(op, N)" takes its
- * edge weights from layer N (a vector-inner).  Relative graph paths are
- * read from the config file's folder.
+ * edge weights from layer N (a vector-inner).  Relative graph and
+ * topology paths are read from the config file's folder.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -347,42 +350,69 @@ static gnn_model *load_model(dse_ctx *ctx, const gnn_graph *g,
 	return m;
 }
 
+/* The overlay-systolic family's number, after the GNN families'. */
+#define FAM_TENSIL GNN_N_FAMILIES
+
+static int fam_find(const char *name)
+{
+	return !strcmp(name, "overlay-systolic") ? FAM_TENSIL :
+		gnn_family_find(name);
+}
+
+static int fam_n_knobs(int fam)
+{
+	return fam == FAM_TENSIL ? tensil_family_n_knobs() :
+		gnn_family_n_knobs(fam);
+}
+
+static const char *fam_knob_name(int fam, int k)
+{
+	return fam == FAM_TENSIL ? tensil_family_knob_name(k) :
+		gnn_family_knob_name(fam, k);
+}
+
+static int fam_knob_find(int fam, const char *name)
+{
+	return fam == FAM_TENSIL ? tensil_family_knob_find(name) :
+		gnn_family_knob_find(fam, name);
+}
+
 /* Rejects [space] keys the family has no knob for. */
-static dse_stat check_knob_keys(const dse_ctx *ctx, int kind,
-	dse_error *err)
+static dse_stat check_knob_keys(const dse_ctx *ctx, int fam,
+	const char *fam_name, dse_error *err)
 {
 	int i, k, n = dse_cfg_n_keys(ctx->cfg, "space");
 	char known[256] = "";
 
-	for (k = 0; k < gnn_family_n_knobs(kind); k++) {
+	for (k = 0; k < fam_n_knobs(fam); k++) {
 		strcat(known, k ? ", " : "");
-		strcat(known, gnn_family_knob_name(kind, k));
+		strcat(known, fam_knob_name(fam, k));
 	}
 	for (i = 0; i < n; i++) {
 		const char *key = dse_cfg_key_at(ctx->cfg, "space", i);
 
-		if (gnn_family_knob_find(kind, key) < 0)
+		if (fam_knob_find(fam, key) < 0)
 			return wl_error(ctx, "space", key, -1, err,
 				"the %s family has no such knob (its knobs: "
-				"%s)", gnn_family_kind_name(kind), known);
+				"%s)", fam_name, known);
 	}
 	return dse_stat_ok;
 }
 
 /* The search space over the family's knobs: the config's values, or the
- * published configuration's value alone.  Each knob's values are given
- * to the family so it can prepare what depends on them.
+ * published configuration's value alone.  A GNN family is given each
+ * knob's values so it can prepare what depends on them.
  */
-static dse_stat family_space(dse_ctx *ctx, int kind, dse_error *err)
+static dse_stat family_space(dse_ctx *ctx, dse_error *err)
 {
-	int k, n = gnn_family_n_knobs(kind);
+	int k, n = dse_workload_n_knobs(ctx);
 
 	ctx->space = search_space_alloc(n);
 	if (!ctx->space)
 		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
 	for (k = 0; k < n; k++) {
-		const char *key = gnn_family_knob_name(kind, k);
-		int64_t *values = NULL, one = gnn_family_knob_default(kind, k);
+		const char *key = dse_workload_knob_name(ctx, k);
+		int64_t *values = NULL, one = dse_workload_knob_default(ctx, k);
 		int nv = 1;
 		dse_stat r = dse_stat_ok;
 
@@ -392,7 +422,7 @@ static dse_stat family_space(dse_ctx *ctx, int kind, dse_error *err)
 		if (r == dse_stat_ok)
 			r = search_space_set_knob(ctx->space, k, key, values ?
 				values : &one, nv, err);
-		if (r == dse_stat_ok)
+		if (r == dse_stat_ok && ctx->family)
 			r = gnn_family_prepare(ctx->family, k, values ? values :
 				&one, nv, err);
 		free(values);
@@ -406,6 +436,72 @@ static dse_stat family_space(dse_ctx *ctx, int kind, dse_error *err)
 	return dse_stat_ok;
 }
 
+/* The network of an overlay-systolic workload: a built-in or a topology
+ * CSV (convolutions in SCALE-Sim's form, or GEMMs "name, M, N, K").
+ */
+static tensil_model *load_network(const dse_ctx *ctx, dse_error *err)
+{
+	const char *name = dse_cfg_string(ctx->cfg, "workload", "model", NULL);
+	const char *topo = dse_cfg_string(ctx->cfg, "workload", "topology",
+		NULL);
+	tensil_model *m;
+
+	if (!name == !topo || dse_cfg_has(ctx->cfg, "workload", "graph") ||
+	    dse_cfg_has(ctx->cfg, "workload", "layers")) {
+		wl_error(ctx, "workload", "family", -1, err, "an "
+			"overlay-systolic workload is 'model = <built-in>' or "
+			"'topology = <file.csv>', exactly one, and no graph "
+			"or layers");
+		return NULL;
+	}
+	if (topo) {
+		const char *cfg = dse_cfg_file(ctx->cfg);
+		const char *slash = strrchr(cfg, '/');
+		char path[DSE_PATH_LEN];
+
+		if (topo[0] == '/' || !slash)
+			snprintf(path, sizeof(path), "%s", topo);
+		else
+			snprintf(path, sizeof(path), "%.*s/%s",
+				(int) (slash - cfg), cfg, topo);
+		m = tensil_model_read_csv(path, err);
+		if (!m && err && err->code == DSE_E_IO && !err->line) {
+			char msg[DSE_ERROR_MSG_LEN];
+
+			snprintf(msg, sizeof(msg), "%s", err->msg);
+			wl_error(ctx, "workload", "topology", -1, err,
+				"cannot read the topology: %s", msg);
+		}
+		return m;
+	}
+	m = tensil_model_builtin(name, err);
+	if (!m) {
+		char known[256];
+
+		tensil_model_builtin_names(known, sizeof(known));
+		wl_error(ctx, "workload", "model", -1, err, "unknown network "
+			"'%s' (built-in: %s)", name, known);
+	}
+	return m;
+}
+
+/* An overlay-systolic workload: its network, family and space. */
+static dse_stat tensil_setup(dse_ctx *ctx, const char *name,
+	dse_error *err)
+{
+	tensil_model *m = load_network(ctx, err);
+
+	if (!m)
+		return dse_stat_error;
+	snprintf(ctx->tmpl.kernel, sizeof(ctx->tmpl.kernel), "%s", name ?
+		name : tensil_model_name(m));
+	ctx->tensil = tensil_family_alloc(m, &ctx->board, err);
+	tensil_model_free(m);
+	if (!ctx->tensil)
+		return dse_stat_error;
+	return family_space(ctx, err);
+}
+
 dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err)
 {
 	const char *fam = dse_cfg_string(ctx->cfg, "workload", "family", "");
@@ -413,17 +509,23 @@ dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err)
 	const char *name = dse_cfg_string(ctx->cfg, "workload", "name", NULL);
 	const gnn_preset *preset = NULL;
 	gnn_model *model;
-	int kind = gnn_family_find(fam);
+	int kind = fam_find(fam);
 	double t0;
 
 	if (kind < 0)
 		return wl_error(ctx, "workload", "family", -1, err,
-			"unknown family '%s' (known: %s, %s)", fam,
-			gnn_family_kind_name(GNN_OVERLAY),
+			"unknown family '%s' (known: %s, %s, overlay-systolic)",
+			fam, gnn_family_kind_name(GNN_OVERLAY),
 			gnn_family_kind_name(GNN_DATAFLOW));
 	ctx->dtype = arch_dtype_find(dt);
-	if (check_knob_keys(ctx, kind, err))
+	if (check_knob_keys(ctx, kind, fam, err))
 		return dse_stat_error;
+	if (kind == FAM_TENSIL)
+		return tensil_setup(ctx, name, err);
+	if (!dse_cfg_has(ctx->cfg, "workload", "graph"))
+		return wl_error(ctx, "workload", "family", -1, err, "a %s "
+			"workload needs a graph: a preset, a file, rmat(V, E) "
+			"or uniform(V, E)", fam);
 	t0 = MPI_Wtime();
 	ctx->graph = load_graph(ctx, &preset, err);
 	if (!ctx->graph)
@@ -448,13 +550,74 @@ dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err)
 	if (!ctx->family)
 		return dse_stat_error;
 	t0 = MPI_Wtime();
-	if (family_space(ctx, kind, err))
+	if (family_space(ctx, err))
 		return dse_stat_error;
 	if (!ctx->quiet && ctx->rank == 0)
 		fprintf(stderr, "dse: %s prepared for the sweep's knob values "
 			"(partitions, plans) in %.1f s\n",
 			gnn_family_kind_name(kind), MPI_Wtime() - t0);
 	return dse_stat_ok;
+}
+
+int dse_is_workload(const dse_ctx *ctx)
+{
+	return ctx->family || ctx->tensil;
+}
+
+const char *dse_workload_family(const dse_ctx *ctx)
+{
+	if (ctx->tensil)
+		return "overlay-systolic";
+	if (ctx->family)
+		return gnn_family_kind_name(gnn_family_kind(ctx->family));
+	return "systolic";
+}
+
+int dse_workload_n_knobs(const dse_ctx *ctx)
+{
+	return ctx->tensil ? tensil_family_n_knobs() : ctx->family ?
+		gnn_family_n_knobs(gnn_family_kind(ctx->family)) : 0;
+}
+
+const char *dse_workload_knob_name(const dse_ctx *ctx, int knob)
+{
+	return ctx->tensil ? tensil_family_knob_name(knob) :
+		gnn_family_knob_name(gnn_family_kind(ctx->family), knob);
+}
+
+int64_t dse_workload_knob_default(const dse_ctx *ctx, int knob)
+{
+	return ctx->tensil ? tensil_family_knob_default(ctx->tensil, knob) :
+		gnn_family_knob_default(gnn_family_kind(ctx->family), knob);
+}
+
+int dse_workload_knob_find(const dse_ctx *ctx, const char *name)
+{
+	return ctx->tensil ? tensil_family_knob_find(name) :
+		gnn_family_knob_find(gnn_family_kind(ctx->family), name);
+}
+
+dse_stat dse_workload_simulate(const dse_ctx *ctx, const int32_t *knobs,
+	int kind, const sim_cycle_opts *opt, sim_cycle_report *out,
+	dse_error *err)
+{
+	if (ctx->tensil)
+		return tensil_family_simulate(ctx->tensil, knobs, kind, opt,
+			out, err);
+	return gnn_family_simulate(ctx->family, knobs, kind, opt, out, err);
+}
+
+static void eval_tensil(const void *model, const int32_t *knobs,
+	sim_metrics *out)
+{
+	tensil_family_eval(model, knobs, out);
+}
+
+static dse_stat simulate_tensil(const void *model, const int32_t *knobs,
+	int kind, const sim_cycle_opts *opt, sim_cycle_report *out,
+	dse_error *err)
+{
+	return tensil_family_simulate(model, knobs, kind, opt, out, err);
 }
 
 static void eval_family(const void *model, const int32_t *knobs,
@@ -472,15 +635,19 @@ static dse_stat simulate_family(const void *model, const int32_t *knobs,
 
 search_evaluator dse_evaluator(const dse_ctx *ctx)
 {
-	search_evaluator ev = { ctx->family, eval_family, simulate_family };
+	search_evaluator gnn = { ctx->family, eval_family, simulate_family };
+	search_evaluator ovs = { ctx->tensil, eval_tensil, simulate_tensil };
 
-	return ctx->family ? ev : search_evaluator_sim(ctx->model);
+	return ctx->tensil ? ovs : ctx->family ? gnn :
+		search_evaluator_sim(ctx->model);
 }
 
 void dse_design_text(const dse_ctx *ctx, const int32_t *knobs, char *buf,
 	int size)
 {
-	if (ctx->family)
+	if (ctx->tensil)
+		tensil_family_describe(ctx->tensil, knobs, buf, size);
+	else if (ctx->family)
 		gnn_family_describe(ctx->family, knobs, buf, size);
 	else
 		sim_sa_sizes(ctx->model, knobs, buf, size);

@@ -168,10 +168,11 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 	low = add_col(t, "cycles_low", "cycles", RES_F64);
 	high = add_col(t, "cycles_high", "cycles", RES_F64);
 	frac = add_col(t, "sampled_fraction", "", RES_F64);
-	/* A GNN design has no AutoSA string; its column spells out the
-	 * family's knobs instead.
+	/* A workload's design has no AutoSA string; its column spells out
+	 * the family's knobs instead.
 	 */
-	sa = add_col(t, ctx->family ? "design" : "sa_sizes", "", RES_STR);
+	sa = add_col(t, dse_is_workload(ctx) ? "design" : "sa_sizes", "",
+		RES_STR);
 	if (alloc_text(t, 1) < 0 || !table_ok(t))
 		return -1;
 	for (r = 0; r < t->rows; r++) {
@@ -375,8 +376,7 @@ static dse_stat write_attrs(const dse_ctx *ctx, res_file *f,
 	    res_attr_string(f, "config_file", dse_cfg_file(ctx->cfg), err) ||
 	    res_attr_string(f, "board", ctx->board.name, err) ||
 	    res_attr_string(f, "kernel", ctx->tmpl.kernel, err) ||
-	    res_attr_string(f, "family", ctx->family ? gnn_family_kind_name(
-		gnn_family_kind(ctx->family)) : "systolic", err) ||
+	    res_attr_string(f, "family", dse_workload_family(ctx), err) ||
 	    (ctx->graph && (res_attr_string(f, "graph",
 		gnn_graph_name(ctx->graph), err) ||
 	     res_attr_i64(f, "graph_vertices",

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Overlay-systolic (Tensil) workloads end to end: "dse simulate" in every
+# mode, a sweep whose front h5py reads, and bad [workload] inputs refused
+# with status 2, file:line:col and the key, before anything is written.
+. "$(dirname "$0")/common.sh"
+PY=/usr/bin/python3
+RN="$SRC/configs/tensil-resnet20.cfg"
+MLP="$SRC/configs/tensil-mlp.cfg"
+
+json() {
+	$PY -c "import json,sys; d=json.load(open('$1')); sys.exit(0 if ($2) else 1)"
+}
+
+for mode in analytic sampled full; do
+	if "$DSE" simulate --json --mode $mode --design "array_size=12" \
+		"$RN" >"$TMP/$mode.json" 2>"$TMP/err"; then
+		ok
+	else
+		fail "simulate $mode: $(cat "$TMP/err")"
+		continue
+	fi
+	json "$TMP/$mode.json" "d['model'] == '$mode' and d['status'] == 'ok' \
+and d['cycles'] > 0 and d['dsp'] > 0 and d['family'] == 'overlay-systolic' \
+and 'array_size=12' in d['design']" && ok || fail "$mode: JSON fields"
+done
+json "$TMP/full.json" "d['tiles_simulated'] == d['tiles'] > 0" && ok ||
+	fail "full: not every stage simulated"
+$PY - "$TMP/full.json" "$TMP/sampled.json" "$TMP/analytic.json" <<'PYEOF' && ok ||
+import json, sys
+f, s, a = (json.load(open(p)) for p in sys.argv[1:4])
+# The sampled model is within 5% of the full one; the analytic model,
+# which does not overlap instructions the way the pipeline does, within
+# a factor of two of it.
+sys.exit(0 if abs(s["cycles"] - f["cycles"]) <= 0.05 * f["cycles"] and
+         0.5 * f["cycles"] <= a["cycles"] <= 2.0 * f["cycles"] else 1)
+PYEOF
+	fail "sampled or analytic far from full"
+run_status 2 "unknown --design knob" simulate --design "n_pe=4" "$RN"
+grep -q "no knob 'n_pe'" <<<"$err" && ok || fail "unknown knob: $err"
+
+# Sweeps of a built-in network and of a GEMM topology file.
+for cfg in "$RN" "$MLP"; do
+	name=$(basename "$cfg" .cfg)
+	if "$DSE" -q -o "$TMP/$name.h5" "$cfg"; then ok; else fail "$name sweep"; fi
+	$PY - "$TMP/$name.h5" <<'PYEOF' && ok || fail "$name results file"
+import sys, h5py
+with h5py.File(sys.argv[1], "r") as f:
+    fam = f.attrs["family"]
+    assert fam in ("overlay-systolic", b"overlay-systolic"), fam
+    kernel = f.attrs["kernel"]
+    kernel = kernel.decode() if isinstance(kernel, bytes) else kernel
+    front = f[kernel + "/front"][...]
+    for k in ("array_size", "local_depth", "accumulator_depth", "latency",
+              "dsp", "bram18k", "design"):
+        assert k in front.dtype.names, k
+    assert len(front) > 0
+PYEOF
+done
+
+bad() {
+	local what=$1 key=$2 line=$3
+	printf '%b' "$4" >"$TMP/bad.cfg"
+	rm -f "$TMP/bad.h5"
+	run_status 2 "$what" -q -o "$TMP/bad.h5" "$TMP/bad.cfg"
+	grep -qE "bad.cfg:$line:[0-9]+: error: .*key '$key'" <<<"$err" && ok ||
+		fail "$what: no bad.cfg:$line with key '$key' in: $err"
+	[ ! -e "$TMP/bad.h5" ] && ok || fail "$what: $TMP/bad.h5 written"
+}
+W='[workload]\nfamily = overlay-systolic\n'
+bad "unknown network" model 3 "${W}model = resnet9000\n"
+bad "model and topology" family 2 "${W}model = resnet20v2\ntopology = x.csv\n"
+bad "missing topology" topology 3 "${W}topology = nowhere.csv\n"
+bad "GNN knob on an overlay" n_pe 5 "${W}model = resnet20v2\n[space]\nn_pe = 4\n"
+bad "graph on an overlay" family 2 "${W}model = resnet20v2\ngraph = cora\n"
+# A malformed topology row names its own file and line.
+printf 'name, M, N, K\nfc1, 64, 512, 784\nfc2, 64, x, 512\n' >"$TMP/t.csv"
+printf '[workload]\nfamily = overlay-systolic\ntopology = t.csv\n' >"$TMP/t.cfg"
+run_status 2 "malformed topology row" -q -o "$TMP/t.h5" "$TMP/t.cfg"
+grep -q "t.csv:3" <<<"$err" && ok || fail "malformed topology row: $err"
+finish
