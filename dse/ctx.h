@@ -220,6 +220,35 @@ typedef struct dse_simulate_opts {
 dse_stat dse_simulate(const dse_ctx *ctx, const dse_simulate_opts *opts,
 	dse_error *err);
 
+/* The forms "dse tune" emits. */
+enum dse_emit { DSE_EMIT_AUTOSA = 0, DSE_EMIT_TENSIL, DSE_EMIT_JSON,
+	DSE_N_EMITS };
+/* "autosa", "tensil", "json"; -1 when unknown. */
+int dse_emit_find(const char *name);
+
+/* Options of "dse tune". */
+typedef struct dse_tune_opts {
+	const char *objective;	/* a metric name; NULL: the config's first
+				 * objective */
+	int emit;		/* enum dse_emit; -1: the family's own */
+	const char *output;	/* -o: the file to write; NULL: stdout */
+	const char *from;	/* a finished results file to pick from */
+} dse_tune_opts;
+
+/* The config a results file was made with (its "config" attribute),
+ * parsed; an unreadable file is an input error.  Not collective.
+ */
+dse_cfg *dse_tune_config(const char *from, dse_error *err);
+
+/* "dse tune": finds the best design of ctx's sweep for the objective
+ * under the config's constraints -- by searching with that objective
+ * alone, or from the front of opts->from -- and emits it (an AutoSA
+ * command with its --simd-info file, a Tensil .tarch, or a JSON of the
+ * knobs and metrics) on rank 0.  Collective: every rank returns the same
+ * status; only rank 0's err carries the real message.
+ */
+dse_stat dse_tune(dse_ctx *ctx, const dse_tune_opts *opts, dse_error *err);
+
 /* "dse scalesim ...": the SCALE-Sim-style mode, run before MPI starts;
  * argv[0] is "scalesim".  Returns the exit status.
  */

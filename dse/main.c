@@ -18,10 +18,14 @@ static const char usage[] =
 "       dse simulate --sa-sizes STRING [--mode full|sampled|analytic]\n"
 "                [--io-network ..] [--double-buffer ..] [--fifo-depth N]\n"
 "                [--samples N] [--seed N] [--json] [sweep.cfg]\n"
+"       dse simulate --design \"knob=value ...\" [--mode ..] workload.cfg\n"
+"       dse tune [--objective M] [--emit autosa|tensil|json] [-o FILE]\n"
+"                [--from results.h5] [sweep.cfg]\n"
 "       dse scalesim ...    (dse scalesim --help)\n"
 "\n"
-"Explores the design space of a systolic-array accelerator for the kernel\n"
-"and board in sweep.cfg and writes the Pareto front to an HDF5 file.\n"
+"Explores the design space of an accelerator for the kernel (a systolic\n"
+"array) or the workload (GNN or overlay accelerators) and board in\n"
+"sweep.cfg and writes the Pareto front to an HDF5 file.\n"
 "Without a config, runs the built-in sweep: an fp32 1024x1024x1024 matrix\n"
 "multiply on an Alveo U250 (see --print-default).\n"
 "\n"
@@ -40,6 +44,8 @@ static const char usage[] =
 "  simulate            run one design through the full or sampled cycle\n"
 "                      simulation: cycles, stalls per module, utilisation\n"
 "                      (dse simulate --help)\n"
+"  tune                pick the best design for one objective and emit it\n"
+"                      for AutoSA, Tensil or as JSON (dse tune --help)\n"
 "  scalesim            the SCALE-Sim-style output/weight/input-stationary\n"
 "                      GEMM and convolution mode (dse scalesim --help)\n"
 "\n"
@@ -145,6 +151,38 @@ static const char simulate_usage[] =
 "printed; the JSON still carries \"status\") or runtime failure, 2 bad\n"
 "input (command line, config, --sa-sizes string).\n";
 
+static const char tune_usage[] =
+"Usage: dse tune [--objective METRIC] [--emit autosa|tensil|json]\n"
+"                [-o FILE] [--from results.h5] [sweep.cfg]\n"
+"\n"
+"The auto-tuner: finds the single best design of the sweep for one\n"
+"objective under the config's constraints and emits it in the form the\n"
+"next tool takes. Without --from it runs the search with that objective\n"
+"alone (on every rank and thread, two-stage when the config says so);\n"
+"with --from it picks from the front of a finished results file (whose\n"
+"own config is used, so no config is given) and re-evaluates the design.\n"
+"\n"
+"Forms:\n"
+"  autosa  (systolic sweeps; the default there) a shell snippet that\n"
+"          writes AutoSA's --simd-info file and runs AutoSA with the\n"
+"          design's --sa-sizes\n"
+"  tensil  (overlay-systolic workloads; the default there) the .tarch\n"
+"          architecture file\n"
+"  json    (any sweep; the default for GNN workloads) the knobs and every\n"
+"          metric of the design\n"
+"\n"
+"Options:\n"
+"      --objective M   latency, energy, edp, dsp, ... (default: the\n"
+"                      config's first objective)\n"
+"      --emit FORM     autosa, tensil or json\n"
+"  -o, --output FILE   write the design to FILE instead of stdout\n"
+"      --from FILE     pick from this results file instead of searching\n"
+"  -q, --quiet         no progress line\n"
+"  -h, --help          show this help and exit\n"
+"\n"
+"Exit status: 0 success, 1 no design meets the constraints or runtime\n"
+"failure, 2 bad input (command line, config, results file).\n";
+
 struct cli {
 	const char *config;
 	const char *output;
@@ -158,6 +196,8 @@ struct cli {
 	dse_eval_opts eopt;
 	int simulate;		/* the "simulate" sub-command */
 	dse_simulate_opts sopt;
+	int tune;		/* the "tune" sub-command */
+	dse_tune_opts topt;
 };
 
 /* The usage error for getopt's answer "c" (':' for a missing value, else
@@ -358,6 +398,53 @@ static int simulate_option(int c, struct cli *cli, char *msg, size_t size)
 	return 2;
 }
 
+/* Parses the arguments after "tune"; returns 0, or 2 with a message. */
+static int parse_tune(int argc, char **argv, struct cli *cli, char *msg,
+	size_t size)
+{
+	static const struct option opts[] = {
+		{ "objective", required_argument, NULL, 'O' },
+		{ "emit", required_argument, NULL, 'e' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	cli->tune = 1;
+	cli->topt.emit = -1;
+	while ((c = getopt_long(argc, argv, ":o:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'O': cli->topt.objective = optarg; break;
+		case 'o': cli->topt.output = optarg; break;
+		case 'f': cli->topt.from = optarg; break;
+		case 'q': cli->quiet = 1; break;
+		case 'h': cli->help = 1; break;
+		case 'e':
+			cli->topt.emit = dse_emit_find(optarg);
+			if (cli->topt.emit < 0) {
+				snprintf(msg, size, "--emit must be autosa, "
+					"tensil or json, not '%s'", optarg);
+				return 2;
+			}
+			break;
+		default:
+			return bad_option(c, argv, " for 'dse tune'", msg,
+				size);
+		}
+	}
+	if (take_config(argc, argv, cli, msg, size))
+		return 2;
+	if (cli->topt.from && cli->config) {
+		snprintf(msg, size, "--from reads the results file's own "
+			"config: give no config file");
+		return 2;
+	}
+	return 0;
+}
+
 /* Parses the arguments after "simulate"; returns 0, or 2 with a message.
  * The options it shares with "eval" are read by the same code.
  */
@@ -439,6 +526,10 @@ static int parse_cli(int argc, char **argv, struct cli *cli, char *msg,
 	if (argc > 1 && !strcmp(argv[1], "simulate")) {
 		optind = 1;
 		return parse_simulate(argc - 1, argv + 1, cli, msg, size);
+	}
+	if (argc > 1 && !strcmp(argv[1], "tune")) {
+		optind = 1;
+		return parse_tune(argc - 1, argv + 1, cli, msg, size);
 	}
 	while ((c = getopt_long(argc, argv, ":o:qhV", opts, NULL)) != -1) {
 		switch (c) {
@@ -722,6 +813,25 @@ static int run(dse_ctx *ctx, dse_error *err)
 	return ok ? 0 : report_error(ctx, err);
 }
 
+/* "dse tune" once the context is built, with the sweep's progress line.
+ * Returns the exit status.
+ */
+static int tune(dse_ctx *ctx, const dse_tune_opts *opts, dse_error *err)
+{
+	struct progress_state ps = { isatty(2), 0, 0 };
+
+	if (!ctx->quiet && !opts->from) {
+		ctx->sopt.progress = print_progress;
+		ctx->sopt.progress_user = &ps;
+	}
+	ctx->sopt.progress_interval = ps.tty ? 0.5 : 5.0;
+	if (dse_tune(ctx, opts, err))
+		return report_error(ctx, err);
+	if (ps.printed && ps.tty)
+		fputc('\n', stderr);
+	return 0;
+}
+
 static int main_mpi(int argc, char **argv, dse_ctx *ctx)
 {
 	char msg[256];
@@ -735,20 +845,24 @@ static int main_mpi(int argc, char **argv, dse_ctx *ctx)
 			fprintf(stderr, "dse: error: %s\n"
 				"Try 'dse %s--help' for more information.\n",
 				msg, cli.analyze ? "analyze " : cli.eval ?
-				"eval " : cli.simulate ? "simulate " : "");
+				"eval " : cli.simulate ? "simulate " :
+				cli.tune ? "tune " : "");
 		return 2;
 	}
 	if (cli.help || cli.version || cli.print_default) {
 		if (ctx->rank == 0)
 			fputs(cli.help ? (cli.analyze ? analyze_usage :
 				cli.eval ? eval_usage : cli.simulate ?
-				simulate_usage : usage) :
+				simulate_usage : cli.tune ? tune_usage :
+				usage) :
 				cli.version ? "dse " DSE_VERSION "\n" :
 				dse_default_config(), stdout);
 		return 0;
 	}
 	ctx->quiet = cli.quiet;
-	ctx->cfg = load_config(ctx, cli.config, &err);
+	ctx->cfg = cli.tune && cli.topt.from ?
+		dse_tune_config(cli.topt.from, &err) :
+		load_config(ctx, cli.config, &err);
 	if (cli.analyze) {
 		/* load_config is collective and leaves every rank with the
 		 * same verdict; the analysis itself runs on rank 0.
@@ -791,6 +905,8 @@ static int main_mpi(int argc, char **argv, dse_ctx *ctx)
 	if (cli.simulate)
 		return dse_simulate(ctx, &cli.sopt, &err) ?
 			report_error(ctx, &err) : 0;
+	if (cli.tune)
+		return tune(ctx, &cli.topt, &err);
 	return run(ctx, &err);
 }
 
