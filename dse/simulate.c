@@ -174,9 +174,33 @@ static void print_json(const dse_ctx *ctx, const dse_simulate_opts *opts,
 	fputs("}\n", out);
 }
 
-/* Rank 0's part.  As in "dse eval", an illegal design is printed, then
- * reported as a runtime error.
+typedef void (*printer)(const dse_ctx *ctx, const dse_simulate_opts *opts,
+	const struct run *r, FILE *out);
+static void workload_print_text(const dse_ctx *ctx,
+	const dse_simulate_opts *o, const struct run *r, FILE *out);
+static void workload_print_json(const dse_ctx *ctx,
+	const dse_simulate_opts *o, const struct run *r, FILE *out);
+
+/* Prints what a run found (when it ran) as JSON or text; an illegal
+ * design is printed, then reported as a runtime error, as in "dse eval".
  */
+static dse_stat print_run(const dse_ctx *ctx, const dse_simulate_opts *opts,
+	const struct run *r, dse_stat st, printer json, printer text,
+	dse_error *err)
+{
+	if (st != dse_stat_ok)
+		return st;
+	(opts->json ? json : text)(ctx, opts, r, stdout);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		return dse_error_set(err, DSE_E_IO, "cannot write the "
+			"simulation to standard output");
+	if (r->rep.metrics.status != SIM_OK)
+		return dse_error_set(err, DSE_E_RUNTIME, "illegal design %s: "
+			"%s", r->d.sa, sim_status_name(r->rep.metrics.status));
+	return dse_stat_ok;
+}
+
+/* Rank 0's part. */
 static dse_stat simulate_root(const dse_ctx *ctx,
 	const dse_simulate_opts *opts, dse_error *err)
 {
@@ -195,18 +219,7 @@ static dse_stat simulate_root(const dse_ctx *ctx,
 		st = sim_simulate(r.d.model, r.d.knobs, opts->mode, &r.co,
 			&r.rep, err);
 	r.seconds = MPI_Wtime() - t0;
-	if (st == dse_stat_ok) {
-		if (opts->json)
-			print_json(ctx, opts, &r, stdout);
-		else
-			print_text(ctx, opts, &r, stdout);
-		if (fflush(stdout) != 0 || ferror(stdout))
-			st = dse_error_set(err, DSE_E_IO, "cannot write the "
-				"simulation to standard output");
-	}
-	if (st == dse_stat_ok && r.rep.metrics.status != SIM_OK)
-		st = dse_error_set(err, DSE_E_RUNTIME, "illegal design %s: %s",
-			r.d.sa, sim_status_name(r.rep.metrics.status));
+	st = print_run(ctx, opts, &r, st, print_json, print_text, err);
 	dse_design_clear(&r.d);
 	return st;
 }
@@ -343,7 +356,8 @@ static dse_stat workload_simulate_root(const dse_ctx *ctx,
 		return dse_error_set(err, DSE_E_INPUT, "this config is a "
 			"workload: give the design as --design \"knob=value "
 			"...\", not --sa-sizes");
-	st = workload_knobs(ctx, opts->design ? opts->design : "", r.d.knobs, err);
+	st = workload_knobs(ctx, opts->design ? opts->design : "", r.d.knobs,
+		err);
 	if (st != dse_stat_ok)
 		return st;
 	dse_design_text(ctx, r.d.knobs, r.d.sa, sizeof(r.d.sa));
@@ -353,19 +367,8 @@ static dse_stat workload_simulate_root(const dse_ctx *ctx,
 	st = dse_workload_simulate(ctx, r.d.knobs, opts->mode, &r.co,
 		&r.rep, err);
 	r.seconds = MPI_Wtime() - t0;
-	if (st == dse_stat_ok) {
-		if (opts->json)
-			workload_print_json(ctx, opts, &r, stdout);
-		else
-			workload_print_text(ctx, opts, &r, stdout);
-		if (fflush(stdout) != 0 || ferror(stdout))
-			st = dse_error_set(err, DSE_E_IO, "cannot write the "
-				"simulation to standard output");
-	}
-	if (st == dse_stat_ok && r.rep.metrics.status != SIM_OK)
-		st = dse_error_set(err, DSE_E_RUNTIME, "illegal design %s: %s",
-			r.d.sa, sim_status_name(r.rep.metrics.status));
-	return st;
+	return print_run(ctx, opts, &r, st, workload_print_json,
+		workload_print_text, err);
 }
 
 dse_stat dse_simulate(const dse_ctx *ctx, const dse_simulate_opts *opts,

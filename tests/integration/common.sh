@@ -44,6 +44,19 @@ run_status() {
 		fail "$what: exit $status, not $want ($err)"
 }
 
+# bad_config WHAT KEY LINE TEXT: a config of TEXT (printf %b escapes) is
+# refused with status 2 and an error at bad.cfg:LINE about KEY, and no
+# results file appears.
+bad_config() {
+	local what=$1 key=$2 line=$3
+	printf '%b' "$4" >"$TMP/bad.cfg"
+	rm -f "$TMP/bad.h5"
+	run_status 2 "$what" -q -o "$TMP/bad.h5" "$TMP/bad.cfg"
+	grep -qE "bad.cfg:$line:[0-9]+: error: .*key '$key'" <<<"$err" && ok ||
+		fail "$what: no bad.cfg:$line with key '$key' in: $err"
+	[ ! -e "$TMP/bad.h5" ] && ok || fail "$what: $TMP/bad.h5 written"
+}
+
 finish() {
 	echo "$((checks)) passed, $failures failed"
 	[ "$failures" -eq 0 ]

@@ -76,29 +76,20 @@ with h5py.File(sys.argv[1], "r") as f:
 PYEOF
 
 # Bad [workload] inputs: status 2, the position and key, nothing written.
-bad() {
-	local what=$1 key=$2 line=$3
-	printf '%b' "$4" >"$TMP/bad.cfg"
-	rm -f "$TMP/bad.h5"
-	run_status 2 "$what" -q -o "$TMP/bad.h5" "$TMP/bad.cfg"
-	grep -qE "bad.cfg:$line:[0-9]+: error: .*key '$key'" <<<"$err" && ok ||
-		fail "$what: no bad.cfg:$line with key '$key' in: $err"
-	[ ! -e "$TMP/bad.h5" ] && ok || fail "$what: $TMP/bad.h5 written"
-}
 W='[workload]\n'
-bad "unknown family" family 2 "${W}family = gnn-foo\ngraph = cora\nmodel = b1\n"
-bad "unknown model" model 4 "${W}family = gnn-overlay\ngraph = cora\nmodel = b9\n"
-bad "unknown graph" graph 3 "${W}family = gnn-overlay\ngraph = atlantis\nmodel = b1\n"
-bad "file graph without features" graph 3 "${W}family = gnn-overlay\ngraph = rmat(100, 400)\nmodel = b1\n"
-bad "model and layers" layers 5 "${W}family = gnn-overlay\ngraph = cora\nmodel = b1\nlayers = linear(4)\n"
-bad "bad layer" layers 4 "${W}family = gnn-overlay\ngraph = cora\nlayers = linear(4), frobnicate\n"
-bad "linear without length" layers 4 "${W}family = gnn-overlay\ngraph = cora\nlayers = linear\n"
-bad "vector-add of a later layer" layers 4 "${W}family = gnn-overlay\ngraph = cora\nlayers = linear(4), vector-add(5)\n"
-bad "missing graph file" graph 3 "${W}family = gnn-overlay\ngraph = nowhere.mtx\nmodel = b1\nfeatures = 4\nclasses = 2\n"
-bad "bad rmat" graph 3 "${W}family = gnn-overlay\ngraph = rmat(10)\nmodel = b1\n"
-bad "knob of the other family" slots 6 "${W}family = gnn-overlay\ngraph = cora\nmodel = b1\n[space]\nslots = 4\n"
-bad "kernel and workload" workload 1 "${W}family = gnn-overlay\ngraph = cora\nmodel = b1\n[kernel]\nname = x\n"
-bad "GNN knob on a kernel" n_pe 8 "[kernel]\nname = v\ndomain = [M] -> { S[i] : 0 <= i < M }\nreads = { S[i] -> A[i] }\nwrites = { S[i] -> B[i] }\nparams = M=8\n[space]\nn_pe = 4\n"
+bad_config "unknown family" family 2 "${W}family = gnn-foo\ngraph = cora\nmodel = b1\n"
+bad_config "unknown model" model 4 "${W}family = gnn-overlay\ngraph = cora\nmodel = b9\n"
+bad_config "unknown graph" graph 3 "${W}family = gnn-overlay\ngraph = atlantis\nmodel = b1\n"
+bad_config "file graph without features" graph 3 "${W}family = gnn-overlay\ngraph = rmat(100, 400)\nmodel = b1\n"
+bad_config "model and layers" layers 5 "${W}family = gnn-overlay\ngraph = cora\nmodel = b1\nlayers = linear(4)\n"
+bad_config "bad layer" layers 4 "${W}family = gnn-overlay\ngraph = cora\nlayers = linear(4), frobnicate\n"
+bad_config "linear without length" layers 4 "${W}family = gnn-overlay\ngraph = cora\nlayers = linear\n"
+bad_config "vector-add of a later layer" layers 4 "${W}family = gnn-overlay\ngraph = cora\nlayers = linear(4), vector-add(5)\n"
+bad_config "missing graph file" graph 3 "${W}family = gnn-overlay\ngraph = nowhere.mtx\nmodel = b1\nfeatures = 4\nclasses = 2\n"
+bad_config "bad rmat" graph 3 "${W}family = gnn-overlay\ngraph = rmat(10)\nmodel = b1\n"
+bad_config "knob of the other family" slots 6 "${W}family = gnn-overlay\ngraph = cora\nmodel = b1\n[space]\nslots = 4\n"
+bad_config "kernel and workload" workload 1 "${W}family = gnn-overlay\ngraph = cora\nmodel = b1\n[kernel]\nname = x\n"
+bad_config "GNN knob on a kernel" n_pe 8 "[kernel]\nname = v\ndomain = [M] -> { S[i] : 0 <= i < M }\nreads = { S[i] -> A[i] }\nwrites = { S[i] -> B[i] }\nparams = M=8\n[space]\nn_pe = 4\n"
 # The column points at the bad layer, not at the start of the list.
 printf '[workload]\nfamily = gnn-overlay\ngraph = cora\nlayers = linear(4), frobnicate\n' >"$TMP/col.cfg"
 run_status 2 "bad layer column" -q -o "$TMP/col.h5" "$TMP/col.cfg"

@@ -57,21 +57,12 @@ with h5py.File(sys.argv[1], "r") as f:
 PYEOF
 done
 
-bad() {
-	local what=$1 key=$2 line=$3
-	printf '%b' "$4" >"$TMP/bad.cfg"
-	rm -f "$TMP/bad.h5"
-	run_status 2 "$what" -q -o "$TMP/bad.h5" "$TMP/bad.cfg"
-	grep -qE "bad.cfg:$line:[0-9]+: error: .*key '$key'" <<<"$err" && ok ||
-		fail "$what: no bad.cfg:$line with key '$key' in: $err"
-	[ ! -e "$TMP/bad.h5" ] && ok || fail "$what: $TMP/bad.h5 written"
-}
 W='[workload]\nfamily = overlay-systolic\n'
-bad "unknown network" model 3 "${W}model = resnet9000\n"
-bad "model and topology" family 2 "${W}model = resnet20v2\ntopology = x.csv\n"
-bad "missing topology" topology 3 "${W}topology = nowhere.csv\n"
-bad "GNN knob on an overlay" n_pe 5 "${W}model = resnet20v2\n[space]\nn_pe = 4\n"
-bad "graph on an overlay" family 2 "${W}model = resnet20v2\ngraph = cora\n"
+bad_config "unknown network" model 3 "${W}model = resnet9000\n"
+bad_config "model and topology" family 2 "${W}model = resnet20v2\ntopology = x.csv\n"
+bad_config "missing topology" topology 3 "${W}topology = nowhere.csv\n"
+bad_config "GNN knob on an overlay" n_pe 5 "${W}model = resnet20v2\n[space]\nn_pe = 4\n"
+bad_config "graph on an overlay" family 2 "${W}model = resnet20v2\ngraph = cora\n"
 # A malformed topology row names its own file and line.
 printf 'name, M, N, K\nfc1, 64, 512, 784\nfc2, 64, x, 512\n' >"$TMP/t.csv"
 printf '[workload]\nfamily = overlay-systolic\ntopology = t.csv\n' >"$TMP/t.cfg"
