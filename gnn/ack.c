@@ -3,8 +3,8 @@
  *
  * Modelling choices, each a reading of the paper where it is silent:
  *
- *  - The Edge Buffer sends up to p_sys/2 edges a cycle, in storage order
- *    (Algorithms 2 and 3).  An edge leaves only when the queue in front
+ *  - The Edge Buffer sends up to p_sys/2 edges a cycle, in the order the
+ *    compiler laid them out (Algorithms 2 and 3; gnn__ack_interleave).  An edge leaves only when the queue in front
  *    of its bank has room; it then waits, and the edges behind it wait
  *    with it (the Edge Buffer is read in order).
  *  - The Index Shuffle Network is a butterfly with buffered switches
@@ -342,8 +342,8 @@ static inline void sddmm_edge(struct ack_state *s, int64_t i, uint32_t src,
 }
 
 void gnn__ack_run(const struct gnn__ack_cfg *c, const uint32_t *src,
-	const uint32_t *dst, const int64_t *order, int64_t n,
-	struct gnn__ack_stats *out)
+	const uint32_t *dst, const int64_t *order, const uint32_t *perm,
+	int64_t n, struct gnn__ack_stats *out)
 {
 	struct ack_state s;
 	int64_t i;
@@ -352,7 +352,14 @@ void gnn__ack_run(const struct gnn__ack_cfg *c, const uint32_t *src,
 	if (n <= 0)
 		return;
 	state_init(&s, c);
-	if (c->mode == GNN__ACK_SPDMM && order) {
+	/* One loop per case keeps the per-edge work free of branches. */
+	if (c->mode == GNN__ACK_SPDMM && perm) {
+		for (i = 0; i < n; i++) {
+			int64_t e = order[perm[i]];
+
+			spdmm_edge(&s, i, src[e], dst[e]);
+		}
+	} else if (c->mode == GNN__ACK_SPDMM && order) {
 		for (i = 0; i < n; i++)
 			spdmm_edge(&s, i, src[order[i]], dst[order[i]]);
 	} else if (c->mode == GNN__ACK_SPDMM) {
@@ -360,7 +367,7 @@ void gnn__ack_run(const struct gnn__ack_cfg *c, const uint32_t *src,
 			spdmm_edge(&s, i, src[i], dst[i]);
 	} else {
 		for (i = 0; i < n; i++) {
-			int64_t e = order ? order[i] : i;
+			int64_t e = perm ? order[perm[i]] : order ? order[i] : i;
 
 			sddmm_edge(&s, i, src[e], dst[e]);
 		}
@@ -476,26 +483,376 @@ double gnn__ack_random_rate(const struct gnn__ack_cfg *c)
 	return (1 + (bank > pipe ? bank : pipe)) / k;
 }
 
+/* --- the compiler's edge order ------------------------------------------
+ *
+ * Why interleave.  Storage order is (dst, src): every in-edge of a
+ * destination follows the one before it, and the RAW unit holds each of
+ * them until the previous update of that destination has left the Reduce
+ * Unit; the pipeline behind it stalls, its queue fills, and the in-order
+ * Edge Buffer stops.  A subshard then costs about a RAW window per edge
+ * instead of 2 / p_sys cycles.  Sparse accelerators with a hazard unit
+ * are fed with the destinations interleaved, so that consecutive edges
+ * rarely share one, and GraphAGILE's compiler preprocesses the graph
+ * before it runs: ordering each subshard by (rank of the edge among its
+ * destination's edges, destination) is a counting sort, O(edges) once
+ * per partition, and leaves back-to-back updates of one destination only
+ * in the rounds a hub has to itself.
+ */
+
+int gnn__ack_round_class(int64_t d)
+{
+	int o = 0;
+
+	if (d < 1 || d >= GNN__ACK_ROUND_MAX)
+		return -1;
+	if (d < GNN__ACK_ROUND_EXACT)
+		return (int) d - 1;
+	while (((int64_t) GNN__ACK_ROUND_EXACT << (o + 1)) <= d)
+		o++;
+	return GNN__ACK_ROUND_EXACT - 1 + o * GNN__ACK_ROUND_SPLIT +
+		(int) ((d - ((int64_t) GNN__ACK_ROUND_EXACT << o)) /
+		(((int64_t) GNN__ACK_ROUND_EXACT / GNN__ACK_ROUND_SPLIT) << o));
+}
+
+int64_t gnn__ack_round_low(int c)
+{
+	int o, j;
+
+	if (c < GNN__ACK_ROUND_EXACT - 1)
+		return c + 1;
+	o = (c - (GNN__ACK_ROUND_EXACT - 1)) / GNN__ACK_ROUND_SPLIT;
+	j = (c - (GNN__ACK_ROUND_EXACT - 1)) % GNN__ACK_ROUND_SPLIT;
+	return ((int64_t) GNN__ACK_ROUND_EXACT << o) +
+		(((int64_t) j * GNN__ACK_ROUND_EXACT / GNN__ACK_ROUND_SPLIT) <<
+		o);
+}
+
+int64_t gnn__ack_interleave(const uint32_t *dst, const int64_t *order,
+	int64_t n, uint32_t dst_base, uint32_t *cnt, int64_t *end,
+	uint32_t *perm)
+{
+	int64_t i, r, rounds = 0, sum = 0;
+
+	/* Ranks, and the size of every round in end[]. */
+	for (i = 0; i < n; i++) {
+		uint32_t k = cnt[dst[order[i]] - dst_base]++;
+
+		if (k == rounds)
+			end[rounds++] = 0;
+		end[k]++;
+	}
+	/* end[r] becomes the start of round r, then, as the stable scatter
+	 * fills it, its end.
+	 */
+	for (r = 0; r < rounds; r++) {
+		int64_t x = end[r];
+
+		end[r] = sum;
+		sum += x;
+	}
+	for (i = 0; i < n; i++)
+		cnt[dst[order[i]] - dst_base] = 0;
+	for (i = 0; i < n; i++) {
+		uint32_t k = cnt[dst[order[i]] - dst_base]++;
+
+		perm[end[k]++] = (uint32_t) i;
+	}
+	for (i = 0; i < n; i++)
+		cnt[dst[order[i]] - dst_base] = 0;
+	return rounds;
+}
+
+double gnn__ack_round_stall(const double *cum_n, const double *cum_d,
+	double tau, double hold)
+{
+	double bound, x;
+	int c;
+
+	if (!(hold > 0) || !(tau > 0))
+		return 0;
+	bound = hold / tau;
+	if (bound <= 1)
+		return 0;
+	c = bound >= (double) GNN__ACK_ROUND_MAX ? GNN__ACK_ROUND_CLASSES :
+		gnn__ack_round_class((int64_t) bound) + 1;
+	x = hold * cum_n[c] - tau * cum_d[c];
+	return x > 0 ? x : 0;
+}
+
+double gnn__ack_hold(const struct gnn__ack_cfg *c)
+{
+	if (c->mode != GNN__ACK_SPDMM)
+		return 0;
+	return c->lat.reduce > c->passes ? c->lat.reduce : c->passes;
+}
+
+/* --- laying out a partition ---------------------------------------------- */
+
+/* The busiest bank and pipeline of one subshard for every p_sys, from the
+ * counts of its indices mod the widest kernel's 64 banks.
+ */
+static void sub_loads(const struct gnn__ack_part *p, int64_t s,
+	const double *rate_sp, const double *rate_sd, float *out)
+{
+	int64_t hs[GNN__ACK_MAX_PSYS] = { 0 }, hd[GNN__ACK_MAX_PSYS] = { 0 };
+	int64_t i, n = p->sub_edges[s];
+	const int64_t *order = p->order + p->sub_off[s];
+	int lp, j;
+
+	for (i = 0; i < n; i++) {
+		hs[p->src[order[i]] & (GNN__ACK_MAX_PSYS - 1)]++;
+		hd[p->dst[order[i]] & (GNN__ACK_MAX_PSYS - 1)]++;
+	}
+	for (lp = 1; lp < GNN__ACK_N_PSYS; lp++) {
+		int64_t bank[GNN__ACK_MAX_PSYS] = { 0 };
+		int64_t both[GNN__ACK_MAX_PSYS] = { 0 };
+		int64_t pipe[GNN__ACK_MAX_PSYS / 2] = { 0 };
+		int64_t mb = 0, mq = 0, m2 = 0, pm = (1 << lp) - 1;
+		double sp = (double) n * rate_sp[lp], sd = (double) n *
+			rate_sd[lp];
+
+		for (j = 0; j < GNN__ACK_MAX_PSYS; j++) {
+			bank[j & pm] += hs[j];
+			both[j & pm] += hs[j] + hd[j];
+			pipe[(j & pm) >> 1] += hd[j];
+		}
+		for (j = 0; j <= pm; j++) {
+			mb = bank[j] > mb ? bank[j] : mb;
+			m2 = both[j] > m2 ? both[j] : m2;
+			mq = j <= pm / 2 && pipe[j] > mq ? pipe[j] : mq;
+		}
+		sp = (double) mb > sp ? (double) mb : sp;
+		sp = (double) mq > sp ? (double) mq : sp;
+		sd = (double) m2 > sd ? (double) m2 : sd;
+		out[GNN__ACK_SPDMM * GNN__ACK_N_PSYS + lp] = (float) sp;
+		out[GNN__ACK_SDDMM * GNN__ACK_N_PSYS + lp] = (float) sd;
+	}
+}
+
+/* The loads of every subshard (gnn__ack_order_build). */
+static void part_loads(const struct gnn__ack_part *p, const arch_dtype *dtype,
+	float *sub_load)
+{
+	double sp[GNN__ACK_N_PSYS] = { 0 }, sd[GNN__ACK_N_PSYS] = { 0 };
+	int64_t s;
+	int lp;
+
+	for (lp = 1; lp < GNN__ACK_N_PSYS; lp++) {
+		struct gnn__ack_cfg c;
+
+		gnn__ack_default_cfg(&c, 1 << lp, GNN__ACK_SPDMM, 1, dtype);
+		sp[lp] = gnn__ack_random_rate(&c);
+		gnn__ack_default_cfg(&c, 1 << lp, GNN__ACK_SDDMM, 1, dtype);
+		sd[lp] = gnn__ack_random_rate(&c);
+	}
+	for (s = 0; s < p->n_sub; s++) {
+		float *o = sub_load + gnn__ack_load_at(s, 0, 0);
+
+		o[GNN__ACK_SPDMM * GNN__ACK_N_PSYS] = 0;
+		o[GNN__ACK_SDDMM * GNN__ACK_N_PSYS] = 0;
+		sub_loads(p, s, sp, sd, o);
+	}
+}
+
+/* Appends the rounds of one subshard ("n_rounds" of them, round r ending
+ * at end[r]) to o's runs, whose arrays have room for *cap; 0 when out of
+ * memory.
+ */
+static int add_runs(struct gnn__ack_order *o, int64_t *cap,
+	const int64_t *end, int64_t n_rounds)
+{
+	int64_t r, first = o->n_runs;
+
+	for (r = 0; r < n_rounds; r++) {
+		int64_t start = r ? end[r - 1] : 0, d = end[r] - start;
+
+		if (o->n_runs > first && o->run_d[o->n_runs - 1] == d) {
+			o->run_n[o->n_runs - 1]++;
+			continue;
+		}
+		if (o->n_runs == *cap) {
+			int64_t c = *cap ? 2 * *cap : 1024;
+			uint32_t *a = realloc(o->run_pos, (size_t) c * 4);
+			uint32_t *b = a ? realloc(o->run_d, (size_t) c * 4) : NULL;
+			uint32_t *n = NULL;
+
+			o->run_pos = a ? a : o->run_pos;
+			o->run_d = b ? b : o->run_d;
+			if (b && (n = realloc(o->run_n, (size_t) c * 4)))
+				o->run_n = n;
+			if (!n)
+				return 0;
+			*cap = c;
+		}
+		o->run_pos[o->n_runs] = (uint32_t) start;
+		o->run_d[o->n_runs] = (uint32_t) d;
+		o->run_n[o->n_runs++] = 1;
+	}
+	return 1;
+}
+
+/* The rounds of shard row "i" followed by another, by class,
+ * cumulatively (struct gnn__ack_order).
+ */
+static void count_row(const struct gnn__ack_part *p,
+	const struct gnn__ack_order *o, int64_t i)
+{
+	const int w = GNN__ACK_ROUND_CLASSES + 1;
+	double *rn = o->row_n + i * w, *rd = o->row_d + i * w;
+	int64_t s, k;
+	int c;
+
+	for (s = p->row_first[i]; s < p->row_first[i + 1]; s++)
+		for (k = o->run_first[s]; k < o->run_first[s + 1]; k++) {
+			/* The last round of a subshard has no successor. */
+			double n = (double) o->run_n[k] -
+				(k + 1 == o->run_first[s + 1]);
+
+			c = gnn__ack_round_class(o->run_d[k]);
+			if (c < 0 || n <= 0)
+				continue;
+			rn[c + 1] += n;
+			rd[c + 1] += n * o->run_d[k];
+		}
+	for (c = 1; c < w; c++) {
+		rn[c] += rn[c - 1];
+		rd[c] += rd[c - 1];
+	}
+}
+
+/* Counts the sources and destinations mod GNN__ACK_MAX_PSYS of the edges
+ * of subshard "s" in the order of "perm", per position block.
+ */
+static void count_indices(const struct gnn__ack_part *p, int64_t s,
+	const uint32_t *perm, uint16_t *hist)
+{
+	const int64_t *order = p->order + p->sub_off[s];
+	int64_t q;
+
+	for (q = 0; q < p->sub_edges[s]; q++) {
+		int64_t e = order[perm[q]];
+		uint16_t *h = hist + (p->sub_block[s] + q / GNN__ACK_POS_BLOCK) *
+			2 * GNN__ACK_MAX_PSYS;
+
+		h[p->src[e] & (GNN__ACK_MAX_PSYS - 1)]++;
+		h[GNN__ACK_MAX_PSYS + (p->dst[e] & (GNN__ACK_MAX_PSYS - 1))]++;
+	}
+}
+
+void gnn__ack_order_clear(struct gnn__ack_order *o)
+{
+	free(o->perm);
+	free(o->run_first);
+	free(o->run_pos);
+	free(o->run_d);
+	free(o->run_n);
+	free(o->sub_block);
+	free(o->hist);
+	free(o->sub_load);
+	free(o->row_n);
+	free(o->row_d);
+	memset(o, 0, sizeof(*o));
+}
+
+/* The arrays of "o" for "p", the first position block of every subshard
+ * filled in; 0 when out of memory.
+ */
+static int order_alloc(const struct gnn__ack_part *p, struct gnn__ack_order *o)
+{
+	size_t w = (size_t) (p->rows * (GNN__ACK_ROUND_CLASSES + 1));
+	int64_t s, nb = 0;
+
+	o->perm = malloc((size_t) (p->n_edges ? p->n_edges : 1) * 4);
+	o->run_first = malloc((size_t) (p->n_sub + 1) * sizeof(int64_t));
+	o->sub_block = malloc((size_t) (p->n_sub + 1) * sizeof(int64_t));
+	o->sub_load = malloc((size_t) (p->n_sub ? p->n_sub : 1) * 2 *
+		GNN__ACK_N_PSYS * sizeof(float));
+	o->row_n = calloc(w ? w : 1, sizeof(double));
+	o->row_d = calloc(w ? w : 1, sizeof(double));
+	if (!o->perm || !o->run_first || !o->sub_block || !o->sub_load ||
+	    !o->row_n || !o->row_d)
+		return 0;
+	for (s = 0; s < p->n_sub; s++) {
+		o->sub_block[s] = nb;
+		nb += (p->sub_edges[s] + GNN__ACK_POS_BLOCK - 1) /
+			GNN__ACK_POS_BLOCK;
+	}
+	o->sub_block[p->n_sub] = nb;
+	o->hist = calloc((size_t) (nb ? nb : 1) * 2 * GNN__ACK_MAX_PSYS,
+		sizeof(uint16_t));
+	return o->hist != NULL;
+}
+
+int gnn__ack_order_build(struct gnn__ack_part *p, const arch_dtype *dtype,
+	struct gnn__ack_order *o)
+{
+	int64_t i, s, most = 0, cap = 0;
+	uint32_t *cnt = NULL;
+	int64_t *end = NULL;
+	int ok;
+
+	memset(o, 0, sizeof(*o));
+	for (s = 0; s < p->n_sub; s++)
+		most = p->sub_edges[s] > most ? p->sub_edges[s] : most;
+	ok = most < ((int64_t) 1 << 32) && order_alloc(p, o);
+	if (ok) {
+		cnt = calloc((size_t) (p->n1 > 0 ? p->n1 : 1), sizeof(*cnt));
+		end = malloc((size_t) (most + 1) * sizeof(*end));
+		ok = cnt && end;
+	}
+	p->sub_block = o->sub_block;
+	for (i = 0; ok && i < p->rows; i++) {
+		for (s = p->row_first[i]; ok && s < p->row_first[i + 1]; s++) {
+			int64_t off = p->sub_off[s], r;
+
+			r = gnn__ack_interleave(p->dst, p->order + off,
+				p->sub_edges[s], (uint32_t) (i * p->n1), cnt,
+				end, o->perm + off);
+			o->run_first[s] = o->n_runs;
+			ok = add_runs(o, &cap, end, r);
+			if (ok)
+				count_indices(p, s, o->perm + off, o->hist);
+		}
+		o->run_first[p->row_first[i + 1]] = o->n_runs;
+		if (ok)
+			count_row(p, o, i);
+	}
+	free(cnt);
+	free(end);
+	if (!ok) {
+		gnn__ack_order_clear(o);
+		p->sub_block = NULL;
+		return 0;
+	}
+	part_loads(p, dtype, o->sub_load);
+	p->perm = o->perm;
+	p->run_first = o->run_first;
+	p->run_pos = o->run_pos;
+	p->run_d = o->run_d;
+	p->run_n = o->run_n;
+	p->hist = o->hist;
+	p->sub_load = o->sub_load;
+	return 1;
+}
+
 /* --- the cycle models over a partition ------------------------------------
  *
  * The full model runs every tile.  The sampled model:
  *
  *  - stratifies the tiles by log2 of their edges and by the class of
- *    their share of long repeats (none, below 5%, below 20%, more: the
- *    tiles of hub vertices, whose RAW stalls make them the expensive tail,
- *    get strata of their own), and draws up to "samples" tiles of each
- *    stratum, at least two where it has two (Knuth's selection sampling,
- *    reproducible for a seed);
- *  - predicts every tile's cycles from three figures known without
- *    running it: the pipeline's fill plus its edges at the random-index
- *    rate, its short repeats and its long repeats.  A long repeat (beyond
- *    the GNN__ACK_RUN_SPLIT first of its run, when the run has filled the
- *    queues and stopped the Edge Buffer) costs a whole hold: the RAW window
- *    or the edge's slices, the longer.  The weights of the other two are
- *    fitted by least squares on the drawn tiles (weighted by the inverse
- *    of the first figure, as the errors grow with the tile) when there are
- *    MIN_FIT of them, else the prior ones: 1, and for a short repeat a hold
- *    shared by the p_sys/2 pipelines working side by side;
+ *    the share of RAW stalls predicted for them (none, below 5%, below
+ *    20%, more: the tiles with the tails of hub vertices, which cost a
+ *    RAW window an edge, get strata of their own), and draws up to
+ *    "samples" tiles of each stratum, at least two where it has two
+ *    (Knuth's selection sampling, reproducible for a seed);
+ *  - predicts every tile's cycles from two figures known without running
+ *    it: the pipeline's fill plus its edges at the random-index rate, and
+ *    the RAW stall of the rounds that start in it
+ *    (gnn__ack_round_stall's bound applied to the round counts of the
+ *    position blocks it covers, each round at the middle of its class).
+ *    Their weights are fitted by least squares on the drawn tiles
+ *    (weighted by the inverse of the first figure, as the errors grow
+ *    with the tile) when there are MIN_FIT of them, else 1 each;
  *  - estimates each stratum's tiles not drawn with the stratum's ratio of
  *    run to predicted cycles (a ratio estimator with the prediction as
  *    its auxiliary variable), corrected per shard row by an empirical
@@ -509,51 +866,98 @@ double gnn__ack_random_rate(const struct gnn__ack_cfg *c)
  */
 
 #define SIZE_CLASSES 40
-#define REPEAT_CLASSES 4
-#define N_STRATA (SIZE_CLASSES * REPEAT_CLASSES)
-#define N_FEATURES 3
+#define STALL_CLASSES 4
+#define N_STRATA (SIZE_CLASSES * STALL_CLASSES)
+#define N_FEATURES 2
 #define MIN_FIT 8
 
-void gnn__ack_count_repeats(const struct gnn__ack_part *p,
-	uint16_t *rep_short, uint16_t *rep_long)
+/* The RAW stall of the rounds of subshard "sub" that start in positions
+ * [a, a + n) and are followed by another round, at "tau" cycles an edge
+ * with window "hold" (gnn__ack_round_stall's bound, round by round).
+ */
+static double tile_stall(const struct gnn__ack_part *p, int64_t sub,
+	int64_t a, int64_t n, double tau, double hold)
 {
-	int64_t s, e;
+	int64_t lo = p->run_first[sub], hi = p->run_first[sub + 1], k;
+	int64_t last = p->sub_edges[sub];
+	double x = 0;
 
-	for (s = 0; s < p->n_sub; s++) {
-		int64_t run = 0;
+	/* The first run starting at or before a. */
+	while (hi - lo > 1) {
+		int64_t mid = lo + (hi - lo) / 2;
 
-		for (e = p->sub_off[s] + 1; e < p->sub_off[s] +
-		     p->sub_edges[s]; e++) {
-			if (p->dst[p->order[e]] != p->dst[p->order[e - 1]]) {
-				run = 0;
-				continue;
-			}
-			if (++run <= GNN__ACK_RUN_SPLIT)
-				rep_short[e / GNN__ACK_REP_BLOCK]++;
-			else
-				rep_long[e / GNN__ACK_REP_BLOCK]++;
-		}
+		if (p->run_pos[mid] <= a)
+			lo = mid;
+		else
+			hi = mid;
 	}
+	for (k = lo; k < p->run_first[sub + 1] && p->run_pos[k] < a + n; k++) {
+		int64_t d = p->run_d[k], pos = p->run_pos[k];
+		int64_t from = a > pos ? (a - pos + d - 1) / d : 0;
+		int64_t to = (a + n - pos + d - 1) / d;
+		double w = hold - (double) d * tau;
+
+		/* Rounds from..to - 1 of the run start in the tile; the
+		 * subshard's last round has no successor.
+		 */
+		to = to < p->run_n[k] ? to : p->run_n[k];
+		if (pos + (int64_t) p->run_n[k] * d == last && to == p->run_n[k])
+			to--;
+		if (w > 0 && to > from)
+			x += w * (double) (to - from);
+	}
+	return x;
 }
 
-/* The repeats among positions [a, a + n): whole blocks counted exactly,
- * the partial ones in proportion.
+/* The figures of the tile at positions [a, a + n) of subshard "sub" (its
+ * own positions, from 0) that predict its cycles (f[0], f[1]): the
+ * pipeline's fill plus its load (the larger of its edges at the
+ * random-index rate "rate" and the slices of its busiest bank or
+ * pipeline, from the counts of its position blocks, the partial ones in
+ * proportion; the subshard's load when there are no counts), and the RAW
+ * stall of its rounds (tile_stall) at the pace of that load.
  */
-static double repeats_in(const struct gnn__ack_part *p, const uint16_t *rep,
-	int64_t a, int64_t n)
+static void tile_figures(const struct gnn__ack_part *p,
+	const struct gnn__ack_cfg *c, int lp, double rate, int64_t sub,
+	int64_t a, int64_t n, double *f)
 {
-	int64_t b, end = a + n;
-	double r = 0;
+	double h[2 * GNN__ACK_MAX_PSYS] = { 0 }, g[GNN__ACK_MAX_PSYS] = { 0 };
+	double q[GNN__ACK_MAX_PSYS / 2] = { 0 };
+	double load = (double) n * rate, most = 0;
+	int64_t b, end = a + n, pm = c->p_sys - 1, e = p->sub_edges[sub];
+	int j;
 
-	for (b = a / GNN__ACK_REP_BLOCK; b * GNN__ACK_REP_BLOCK < end; b++) {
-		int64_t lo = b * GNN__ACK_REP_BLOCK;
-		int64_t hi = lo + GNN__ACK_REP_BLOCK;
-		int64_t size = (hi < p->n_edges ? hi : p->n_edges) - lo;
-		int64_t in = (hi < end ? hi : end) - (lo > a ? lo : a);
+	for (b = a / GNN__ACK_POS_BLOCK; p->hist && b * GNN__ACK_POS_BLOCK <
+	     end; b++) {
+		int64_t lo = b * GNN__ACK_POS_BLOCK, hi = lo + GNN__ACK_POS_BLOCK;
+		const uint16_t *x = p->hist + (p->sub_block[sub] + b) * 2 *
+			GNN__ACK_MAX_PSYS;
+		double in = (double) ((hi < end ? hi : end) - (lo > a ? lo : a)) /
+			(double) ((hi < e ? hi : e) - lo);
 
-		r += (double) rep[b] * (double) in / (double) size;
+		for (j = 0; j < 2 * GNN__ACK_MAX_PSYS; j++)
+			h[j] += in * x[j];
 	}
-	return r;
+	if (p->hist) {
+		for (j = 0; j < GNN__ACK_MAX_PSYS; j++) {
+			g[j & pm] += h[j] + (c->mode == GNN__ACK_SDDMM ?
+				h[GNN__ACK_MAX_PSYS + j] : 0);
+			q[(j & pm) >> 1] += h[GNN__ACK_MAX_PSYS + j];
+		}
+		for (j = 0; j <= pm; j++)
+			most = g[j] > most ? g[j] : most;
+		for (j = 0; c->mode == GNN__ACK_SPDMM && j <= pm / 2; j++)
+			most = q[j] > most ? q[j] : most;
+		load = most > load ? most : load;
+	} else if (p->sub_load) {
+		load = (double) n * p->sub_load[gnn__ack_load_at(sub, c->mode,
+			lp)] / (double) e;
+	}
+	f[0] = c->lat.isn + c->lat.bank + c->lat.dsn + c->lat.update +
+		(c->mode == GNN__ACK_SPDMM ? c->lat.reduce : c->lat.tree) +
+		c->passes * load;
+	f[1] = p->run_first ? tile_stall(p, sub, a, n, c->passes * load /
+		(double) n, gnn__ack_hold(c)) : 0;
 }
 
 struct est_stratum {
@@ -578,6 +982,8 @@ struct est_walk {
 	struct gnn__ack_result *out;
 	int64_t half;
 	int per_sub, sampled;
+	int lp;			/* log2 p_sys */
+	uint32_t *gsrc, *gdst;	/* a tile's indices, gathered */
 	double rate, coef[N_FEATURES];
 	double v_pool;		/* relative residual variance, all strata */
 	uint64_t rng;
@@ -598,17 +1004,18 @@ static uint64_t splitmix(uint64_t *x)
 	return z ^ (z >> 31);
 }
 
-/* The stratum of a tile: log2 of its edges, and the class of its share of
- * long repeats (none, below 5%, below 20%, more).
+/* The stratum of a tile: log2 of its edges, and the class of its
+ * predicted stall's share of its predicted cycles (none, below 5%, below
+ * 20%, more).
  */
-static int stratum_of(int64_t len, double long_repeats)
+static int stratum_of(int64_t len, const double *f)
 {
-	double share = long_repeats / (double) len;
+	double share = f[1] / (f[0] + f[1]);
 	int h = 0, q = share <= 0 ? 0 : share < 0.05 ? 1 : share < 0.2 ? 2 : 3;
 
 	while (h + 1 < SIZE_CLASSES && ((int64_t) 2 << h) <= len)
 		h++;
-	return h * REPEAT_CLASSES + q;
+	return h * STALL_CLASSES + q;
 }
 
 static void stats_add(struct gnn__ack_stats *a, const struct gnn__ack_stats *b,
@@ -651,26 +1058,51 @@ static double predict(const struct est_walk *w, const double *f)
 	return x > 1 ? x : 1;
 }
 
+/* Copies the indices of the tile of "len" edges at position "a" (of the
+ * subshard at "off") into w->gsrc, w->gdst.  The loads are independent of
+ * each other, unlike the cycle model's steps: gathering first lets the
+ * memory system overlap them.
+ */
+static void gather(struct est_walk *w, int64_t off, int64_t a, int64_t len)
+{
+	const struct gnn__ack_part *p = w->p;
+	const int64_t *order = p->order + off;
+	int64_t q;
+
+	if (p->perm) {
+		for (q = 0; q < len; q++) {
+			int64_t e = order[p->perm[a + q]];
+
+			w->gsrc[q] = p->src[e];
+			w->gdst[q] = p->dst[e];
+		}
+	} else {
+		for (q = 0; q < len; q++) {
+			w->gsrc[q] = p->src[p->order[a + q]];
+			w->gdst[q] = p->dst[p->order[a + q]];
+		}
+	}
+}
+
 /* What a pass does with the tile of "len" edges at position "a" of shard
- * row "i", whose cycles go to entry "at".  Pass 0 counts the strata;
- * pass 1 runs the drawn tiles (every tile in the full model); pass 2
- * replays the draw: a drawn tile adds its relative residual to its row's,
- * another its estimate.
+ * row "i" (its subshard starting at "off"), whose cycles go to entry
+ * "at".  Pass 0 counts the strata; pass 1 runs the drawn tiles (every
+ * tile in the full model); pass 2 replays the draw: a drawn tile adds its
+ * relative residual to its row's, another its estimate.
  */
 static void est_tile(struct est_walk *w, int pass, int64_t i, int64_t at,
-	int64_t a, int64_t len)
+	int64_t sub, int64_t a, int64_t len)
 {
 	const struct gnn__ack_part *p = w->p;
 	const struct gnn__ack_cfg *c = w->c;
-	double hs = repeats_in(p, p->rep_short, a, len);
-	double hl = repeats_in(p, p->rep_long, a, len);
-	double f[N_FEATURES] = { c->lat.isn + c->lat.bank + c->lat.dsn +
-		c->lat.update + (c->mode == GNN__ACK_SPDMM ? c->lat.reduce :
-		c->lat.tree) + (double) len * c->passes * w->rate, hs, hl };
-	struct est_stratum *st = &w->s[stratum_of(len, hl)];
+	int64_t off = p->sub_off[sub];
+	double f[N_FEATURES], x;
+	struct est_stratum *st;
 	struct gnn__ack_stats r;
-	double x;
 	int j;
+
+	tile_figures(p, c, w->lp, w->rate, sub, a - off, len, f);
+	st = &w->s[stratum_of(len, f)];
 
 	if (pass == 0) {
 		st->n_tiles += 1;
@@ -694,7 +1126,8 @@ static void est_tile(struct est_walk *w, int pass, int64_t i, int64_t at,
 		w->rel_n[i] += 1;
 		return;
 	}
-	gnn__ack_run(c, p->src, p->dst, p->order + a, len, &r);
+	gather(w, off, a, len);
+	gnn__ack_run(c, w->gsrc, w->gdst, NULL, NULL, len, &r);
 	w->out->exact[at] += (double) r.cycles;
 	w->out->simulated++;
 	w->out->sim_cycles += (double) r.cycles;
@@ -724,58 +1157,56 @@ static void est_pass(struct est_walk *w, int pass, uint64_t seed)
 	for (i = 0; i < p->rows; i++)
 		for (s = p->row_first[i]; s < p->row_first[i + 1]; s++) {
 			int64_t e = p->sub_edges[s], loads = (e + h - 1) / h;
-			int64_t at = w->per_sub ? s : i;
+			int64_t at = w->per_sub ? s : i, off = p->sub_off[s];
 
 			if (pass == 0)
 				w->out->loads[at] += loads;
 			for (t = 0; t < loads; t++)
-				est_tile(w, pass, i, at, p->sub_off[s] + t * h,
+				est_tile(w, pass, i, at, s, off + t * h,
 					t + 1 < loads ? h : e - t * h);
 		}
 }
 
-/* The prediction's weights.  A long repeat stops the stream for a whole
- * hold: its weight is that, always.  The other two are the prior ones, or
- * the least-squares fit of the drawn tiles' cycles beyond their long
- * repeats when there are enough drawn tiles (a negative weight, which a
- * collinear sample can give, drops to 0 and the other is fitted alone).
+/* The prediction's weights: 1 each, or the least-squares fit of the drawn
+ * tiles when there are enough of them.  A negative weight, which a
+ * collinear sample can give, drops to 0 and the other is fitted alone;
+ * when no drawn tile stalls (or every one stalls in proportion to its
+ * size) the stall keeps its weight of 1 and the other is fitted on what
+ * is left.
  */
 static void fit(struct est_walk *w)
 {
-	const struct gnn__ack_cfg *c = w->c;
-	double hold = c->mode == GNN__ACK_SPDMM && c->lat.reduce > c->passes ?
-		c->lat.reduce : c->passes;
 	double a00 = 0, a01 = 0, a11 = 0, b0 = 0, b1 = 0, det;
 	int64_t d;
 
 	w->coef[0] = 1;
-	w->coef[1] = hold / (c->p_sys / 2);
-	w->coef[2] = hold;
+	w->coef[1] = 1;
 	if (w->n_drawn < MIN_FIT)
 		return;
 	for (d = 0; d < w->n_drawn; d++) {
 		const struct est_drawn *t = &w->drawn[d];
-		double y = t->y - hold * t->f[2], wt = 1 / t->f[0];
+		double wt = 1 / t->f[0];
 
 		a00 += t->f[0] * t->f[0] * wt;
 		a01 += t->f[0] * t->f[1] * wt;
 		a11 += t->f[1] * t->f[1] * wt;
-		b0 += t->f[0] * y * wt;
-		b1 += t->f[1] * y * wt;
+		b0 += t->f[0] * t->y * wt;
+		b1 += t->f[1] * t->y * wt;
 	}
 	det = a00 * a11 - a01 * a01;
-	if (a11 > 0 && det > 1e-9 * a00 * a11) {
+	if (!(a11 > 0 && det > 1e-9 * a00 * a11)) {
+		w->coef[0] = (b0 - a01) / a00;
+	} else {
 		w->coef[0] = (b0 * a11 - b1 * a01) / det;
 		w->coef[1] = (a00 * b1 - a01 * b0) / det;
-	}
-	if (w->coef[1] < 0 || !(a11 > 0 && det > 1e-9 * a00 * a11)) {
-		w->coef[1] = a11 > 0 ? w->coef[1] : 0;
-		w->coef[1] = w->coef[1] < 0 ? 0 : w->coef[1];
-		w->coef[0] = (b0 - w->coef[1] * a01) / a00;
+		if (w->coef[1] < 0) {
+			w->coef[1] = 0;
+			w->coef[0] = b0 / a00;
+		}
 	}
 	if (w->coef[0] < 0) {
 		w->coef[0] = 0;
-		w->coef[1] = a11 > 0 && b1 > 0 ? b1 / a11 : 0;
+		w->coef[1] = a11 > 0 && b1 > 0 ? b1 / a11 : 1;
 	}
 }
 
@@ -897,15 +1328,47 @@ void gnn__ack_result_clear(struct gnn__ack_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* The walk's arrays once the strata are counted: the drawn tiles and the
+ * rows' residuals of the sampled model, and the gather buffers ("n"
+ * entries a row or subshard); 0 when out of memory.
+ */
+static int walk_alloc(struct est_walk *w, int samples, size_t n)
+{
+	const struct gnn__ack_part *p = w->p;
+	int64_t drawn = 0, most = 0, s;
+	size_t rows = (size_t) p->rows + 1;
+	int h;
+
+	for (h = 0; h < N_STRATA; h++) {
+		int64_t nt = (int64_t) w->s[h].n_tiles;
+		int64_t want = w->sampled ? (samples < 2 ? 2 : samples) : nt;
+
+		w->s[h].need = want < nt ? want : nt;
+		drawn += w->s[h].need;
+	}
+	if (w->sampled) {
+		w->drawn = malloc((size_t) (drawn + 1) * sizeof(*w->drawn));
+		w->rel = calloc(rows, sizeof(double));
+		w->rel_n = calloc(rows, sizeof(double));
+		w->left = calloc(n, sizeof(double));
+		if (!w->drawn || !w->rel || !w->rel_n || !w->left)
+			return 0;
+	}
+	for (s = 0; s < p->n_sub; s++)
+		most = p->sub_edges[s] > most ? p->sub_edges[s] : most;
+	most = most < w->half ? most : w->half;
+	w->gsrc = malloc((size_t) (most + 1) * sizeof(uint32_t));
+	w->gdst = malloc((size_t) (most + 1) * sizeof(uint32_t));
+	return w->gsrc && w->gdst;
+}
+
 int gnn__ack_partition(const struct gnn__ack_cfg *c,
 	const struct gnn__ack_part *p, int64_t half, int per_sub, int samples,
 	uint64_t seed, struct gnn__ack_result *out)
 {
 	struct est_walk *w = calloc(1, sizeof(*w));
 	size_t n = (size_t) (per_sub ? p->n_sub : p->rows) + 1;
-	size_t rows = (size_t) p->rows + 1;
-	int64_t drawn = 0;
-	int h, ok;
+	int ok;
 
 	memset(out, 0, sizeof(*out));
 	out->exact = calloc(n, sizeof(double));
@@ -924,21 +1387,10 @@ int gnn__ack_partition(const struct gnn__ack_cfg *c,
 	w->per_sub = per_sub;
 	w->sampled = samples > 0;
 	w->rate = gnn__ack_random_rate(c);
+	while ((2 << w->lp) <= c->p_sys)
+		w->lp++;
 	est_pass(w, 0, seed);
-	for (h = 0; h < N_STRATA; h++) {
-		int64_t nt = (int64_t) w->s[h].n_tiles;
-		int64_t want = w->sampled ? (samples < 2 ? 2 : samples) : nt;
-
-		w->s[h].need = want < nt ? want : nt;
-		drawn += w->s[h].need;
-	}
-	if (w->sampled) {
-		w->drawn = malloc((size_t) (drawn + 1) * sizeof(*w->drawn));
-		w->rel = calloc(rows, sizeof(double));
-		w->rel_n = calloc(rows, sizeof(double));
-		w->left = calloc(n, sizeof(double));
-		ok = w->drawn && w->rel && w->rel_n && w->left;
-	}
+	ok = walk_alloc(w, samples, n);
 	if (ok) {
 		est_pass(w, 1, seed);
 		if (w->sampled) {
@@ -952,6 +1404,8 @@ int gnn__ack_partition(const struct gnn__ack_cfg *c,
 	free(w->rel);
 	free(w->rel_n);
 	free(w->left);
+	free(w->gsrc);
+	free(w->gdst);
 	free(w);
 	return ok;
 }

@@ -3,7 +3,8 @@
  * and 7).  Private to gnn/.
  *
  * gnn__ack_run runs a sequence of edges (one Edge Buffer load of a
- * subshard, in the order they are stored) through the kernel of one PE:
+ * subshard, in the order the compiler laid them out) through the kernel
+ * of one PE:
  *
  *   Edge Buffer -> Index Shuffle Network -> Feature Buffer banks
  *     -> Data Shuffle Network -> UR pipelines (Update, RAW unit, Reduce)
@@ -13,9 +14,10 @@
  * numbers per bank and per pipeline and never allocates: it runs tens of
  * millions of edges a second on one core, and any number of threads may
  * run it at once.  The closed forms beside it give the analytic model its
- * conflict factor, and gnn__ack_partition runs a whole partition, every
- * load (the full model) or a stratified sample of them (the sampled
- * model).
+ * conflict factor and its RAW stalls, gnn__ack_order_partition lays out
+ * every subshard as the compiler does, and gnn__ack_partition runs a
+ * whole partition, every load (the full model) or a stratified sample of
+ * them (the sampled model).
  */
 #ifndef GNN_ACK_H
 #define GNN_ACK_H
@@ -88,13 +90,13 @@ void gnn__ack_default_cfg(struct gnn__ack_cfg *c, int p_sys, int mode,
  */
 int gnn__ack_cfg_ok(const struct gnn__ack_cfg *c);
 
-/* Runs "n" edges: edge i is (src[order[i]], dst[order[i]]), or
- * (src[i], dst[i]) when order is NULL.  "c" must pass gnn__ack_cfg_ok.
- * Fills "out" (all zero for n = 0).
+/* Runs "n" edges: edge i is (src[e], dst[e]) with e = order[perm[i]]
+ * when perm is given, order[i] when only order is, i when neither is.
+ * "c" must pass gnn__ack_cfg_ok.  Fills "out" (all zero for n = 0).
  */
 void gnn__ack_run(const struct gnn__ack_cfg *c, const uint32_t *src,
-	const uint32_t *dst, const int64_t *order, int64_t n,
-	struct gnn__ack_stats *out);
+	const uint32_t *dst, const int64_t *order, const uint32_t *perm,
+	int64_t n, struct gnn__ack_stats *out);
 
 /* The expected largest count among "bins" equally likely bins after
  * "balls" independent throws: the exact value from the occupancy
@@ -107,39 +109,160 @@ double gnn__ack_expected_max(int balls, int bins);
  */
 double gnn__ack_random_rate(const struct gnn__ack_cfg *c);
 
+/* --- the compiler's edge order ------------------------------------------
+ *
+ * The compiler lays out every subshard's edges in DRAM (GraphAGILE's
+ * compiler preprocesses the graph, section 6.5) so that the Edge Buffer
+ * sends them interleaved by destination: the first in-edge of every
+ * destination of the subshard, then the second in-edge of every one that
+ * has two, and so on.  Edges of one rank form a "round"; inside a round
+ * the storage order ((dst, src) in gnn_shards_edges) is kept.  An update
+ * then meets the previous update of its destination one round earlier,
+ * and waits in the RAW unit only when the rounds are shorter than the
+ * Reduce Unit's window: the tail of a hub, whose last rounds hold it
+ * alone.
+ *
+ * Rounds are counted by size class: sizes 1 .. GNN__ACK_ROUND_EXACT - 1
+ * each a class of their own, then GNN__ACK_ROUND_SPLIT classes per
+ * octave up to GNN__ACK_ROUND_MAX.  Larger rounds never wait: a window
+ * is below GNN__ACK_RING cycles and a round of d destinations takes at
+ * least d / (GNN__ACK_MAX_PSYS / 2) cycles to send.
+ */
+#define GNN__ACK_ROUND_EXACT 16
+#define GNN__ACK_ROUND_SPLIT 4
+#define GNN__ACK_ROUND_MAX 2048
+#define GNN__ACK_ROUND_CLASSES (GNN__ACK_ROUND_EXACT - 1 + \
+	7 * GNN__ACK_ROUND_SPLIT)
+
+_Static_assert(GNN__ACK_ROUND_MAX == GNN__ACK_ROUND_EXACT << 7,
+	"seven octaves of split classes");
+_Static_assert(GNN__ACK_ROUND_MAX >= GNN__ACK_RING * GNN__ACK_MAX_PSYS / 2,
+	"every round that can wait has a class");
+
+/* The class of a round of "d" destinations, -1 when d < 1 or d >=
+ * GNN__ACK_ROUND_MAX; the smallest size in class "c" (c =
+ * GNN__ACK_ROUND_CLASSES gives GNN__ACK_ROUND_MAX).
+ */
+int gnn__ack_round_class(int64_t d);
+int64_t gnn__ack_round_low(int c);
+
+/* Interleaves one subshard of "n" edges whose storage order is
+ * order[0 .. n - 1] (indices into dst): writes perm (n entries) with
+ * order[perm[i]] the edge at position i of the compiler's order, and
+ * returns the number of rounds R; round r ends at position end[r] (R
+ * entries of "end", which needs n + 1).  "cnt" is scratch of one entry per
+ * destination of the subshard, indexed by dst - dst_base: all zero on
+ * entry, and left so.  O(n + R).
+ */
+int64_t gnn__ack_interleave(const uint32_t *dst, const int64_t *order,
+	int64_t n, uint32_t dst_base, uint32_t *cnt, int64_t *end,
+	uint32_t *perm);
+
+/* The RAW stall of a kernel over rounds, in closed form: a round followed
+ * by another takes at least "hold" cycles (its destinations' next updates
+ * wait that long after theirs) and otherwise d x "tau" (tau the stream's
+ * cycles per edge), so the rounds of fewer than hold / tau destinations
+ * add hold - d tau each.  cum_n[c] and cum_d[c] (GNN__ACK_ROUND_CLASSES
+ * + 1 entries) are the number and the total size of the rounds of the
+ * classes below c.  The class holding hold / tau is counted whole (its
+ * rounds above the bound subtract what they do not stall); never below
+ * 0.
+ */
+double gnn__ack_round_stall(const double *cum_n, const double *cum_d,
+	double tau, double hold);
+
+/* The window a round must fill in "c": the Reduce Unit's, or an edge's
+ * slices when they take longer, in SpDMM; 0 in SDDMM (no RAW hazard).
+ */
+double gnn__ack_hold(const struct gnn__ack_cfg *c);
+
 /* --- the cycle models over a partition ------------------------------------
  *
  * A "tile" is one Edge Buffer load: up to "half" consecutive edges of a
- * nonempty subshard (half the edge buffer; the other half is being
- * filled), run as one SpDMM or SDDMM instruction from an empty kernel.
+ * nonempty subshard in the compiler's order (half the edge buffer; the
+ * other half is being filled), run as one SpDMM or SDDMM instruction from
+ * an empty kernel.
  */
 
-/* Repeats (edges with the destination of the edge before them in their
- * subshard) are counted per block of GNN__ACK_REP_BLOCK positions of the
- * partition's edge order, split into "short" ones (the first
- * GNN__ACK_RUN_SPLIT of a run of one destination) and "long" ones.
+/* For the sampled model the sources and destinations are counted per
+ * position block: GNN__ACK_POS_BLOCK consecutive positions of one
+ * subshard in the compiler's order (the last block of a subshard may be
+ * shorter), so that a tile's figures never mix two subshards.
  */
-#define GNN__ACK_REP_BLOCK 4096
-#define GNN__ACK_RUN_SPLIT 8
+#define GNN__ACK_POS_BLOCK 4096
 
-/* A partition as the cycle models see it: the graph's arrays, the edge
- * order of gnn_shards_edges, the nonempty subshards row by row (those of
- * shard row i are row_first[i] .. row_first[i + 1] - 1) and the repeat
- * counts.
+_Static_assert(GNN__ACK_POS_BLOCK <= UINT16_MAX, "block counts in 16 bits");
+
+/* Entries per mode of a subshard's loads: one per log2 p_sys, 0 unused. */
+#define GNN__ACK_N_PSYS 7
+
+/* A partition as the cycle models see it.  Given: the graph's arrays,
+ * the edge order of gnn_shards_edges, the nonempty subshards row by row
+ * (those of shard row i are row_first[i] .. row_first[i + 1] - 1), the
+ * shard height.  Made by gnn__ack_order_build (NULL before):
+ *   - perm, the compiler's order: the edge at position q of subshard s is
+ *     order[sub_off[s] + perm[sub_off[s] + q]];
+ *   - the rounds of each subshard as runs of rounds of equal size (the
+ *     sizes never grow along a subshard): runs run_first[s] ..
+ *     run_first[s + 1] - 1 of subshard s, run k holding run_n[k] rounds
+ *     of run_d[k] destinations from position run_pos[k] of the subshard;
+ *   - per position block (the first block of subshard s is sub_block[s],
+ *     sub_block[n_sub] is their number) the counts of its edges' sources
+ *     and destinations mod GNN__ACK_MAX_PSYS (hist, 2 x GNN__ACK_MAX_PSYS
+ *     entries a block, sources first);
+ *   - the loads of every subshard (sub_load, at gnn__ack_load_at: the
+ *     cycles one pass needs at least, see gnn__ack_order_build).
  */
 struct gnn__ack_part {
 	const uint32_t *src, *dst;
 	const int64_t *order;
-	int64_t rows, n_sub, n_edges;
+	int64_t rows, n_sub, n_edges, n1;
 	const int64_t *row_first, *sub_off, *sub_edges;
-	const uint16_t *rep_short, *rep_long;
+	const uint32_t *perm;
+	const int64_t *run_first;
+	const uint32_t *run_pos, *run_d, *run_n;
+	const int64_t *sub_block;
+	const uint16_t *hist;
+	const float *sub_load;
 };
 
-/* Fills rep_short and rep_long (n_edges / GNN__ACK_REP_BLOCK + 1 entries
- * each, zeroed by the caller) for the partition "p".
+/* Where the load of subshard "s" in "mode" at p_sys = 2^lp is. */
+static inline int64_t gnn__ack_load_at(int64_t s, int mode, int lp)
+{
+	return (s * 2 + mode) * GNN__ACK_N_PSYS + lp;
+}
+
+/* What gnn__ack_order_build makes (owned; gnn__ack_order_clear frees it),
+ * and per shard row the rounds that are followed by another one, by
+ * class, cumulatively: row_n[i (GNN__ACK_ROUND_CLASSES + 1) + c] of them
+ * in the classes below c, of row_d[...] destinations in all (as
+ * gnn__ack_round_stall takes them).
  */
-void gnn__ack_count_repeats(const struct gnn__ack_part *p,
-	uint16_t *rep_short, uint16_t *rep_long);
+struct gnn__ack_order {
+	uint32_t *perm;
+	int64_t *run_first;
+	uint32_t *run_pos, *run_d, *run_n;
+	int64_t n_runs;
+	int64_t *sub_block;
+	uint16_t *hist;
+	float *sub_load;
+	double *row_n, *row_d;
+};
+
+/* Lays out every subshard of "p" in the compiler's order and counts what
+ * the models need (struct gnn__ack_part, struct gnn__ack_order), then
+ * points p's made fields at it.  A subshard's load in a mode is the
+ * larger of its edges at the random-index rate (gnn__ack_random_rate of
+ * the default kernel for "dtype") and the slices of its busiest Feature
+ * Buffer bank and, in SpDMM, of its busiest UR pipeline: the vertices of
+ * a graph need not spread evenly over the banks (R-MAT's ids, for one,
+ * have skewed low bits), and a bank serves one read a cycle whatever the
+ * order.  O(edges).  Returns 0 when out of memory or when a subshard
+ * holds 2^32 edges or more ("o" cleared).
+ */
+int gnn__ack_order_build(struct gnn__ack_part *p, const arch_dtype *dtype,
+	struct gnn__ack_order *o);
+void gnn__ack_order_clear(struct gnn__ack_order *o);
 
 /* What the full or sampled model gives for one configuration over every
  * tile: per shard row, or per nonempty subshard with "per_sub", the

@@ -8,11 +8,15 @@
  * the family builds once:
  *   - alloc: a copy of the model through computation-order optimisation
  *     and layer fusion (section 6.3, 6.4);
- *   - prepare: one fiber-shard partition (gnn_shards) per shard height n1
- *     = feat_rows and one plan (gnn_plan) per (n1, n2 = feat_cols) pair,
- *     with the per-shard sums eval needs.  A partition holds one 64-bit
- *     edge number per edge (0.9 GB for the 116 M edges of Reddit), so a
- *     sweep should ask for few shard heights on large graphs.
+ *   - prepare: the values of n_pe, feat_rows and feat_cols; one
+ *     fiber-shard partition (gnn_shards) per shard height n1 the compiler
+ *     may choose for them (shard_heights: n1 is the compiler's choice,
+ *     bounded by feat_rows), laid out in the compiler's edge order with
+ *     the counts the models need, and one plan (gnn_plan) per (n1, n2 =
+ *     feat_cols) pair, with the per-shard sums eval needs.  A partition
+ *     takes about 12.2 bytes an edge (1.4 GB for the 116 M edges of the
+ *     Reddit preset), so a sweep should ask for few n_pe and feat_rows
+ *     values on large graphs.
  *
  * The time of a design (T_LoH, section 8) is the sum over layers of the
  * layer's time (layers run one after the other, Algorithm 9) and a
@@ -29,16 +33,23 @@
  * shared channel does not do: the PEs still busy get the bandwidth the
  * idle ones leave.)
  *
- * The compute of SpDMM and SDDMM blocks is, in the analytic model, the
- * conflict-free rate of p_sys/2 edges a cycle per slice of p_sys features
- * times the closed-form conflict factor of random indices
- * (gnn__ack_random_rate), plus the pipeline's fill for every Edge Buffer
- * load.  The full and sampled models run the real edges of every
- * subshard, in storage order, through the ACK cycle model (gnn/ack.c), an
- * Edge Buffer load (half the edge buffer: the other half is being filled)
- * at a time; such a load is the unit ("tile") they simulate or sample.
- * GEMM, vector-add and element-wise blocks are dense and regular and keep
- * their closed forms in every model.
+ * The compiler lays out every subshard with its destinations interleaved
+ * (gnn/ack.h, "the compiler's edge order": all first in-edges, then all
+ * second ones, ...), since back-to-back updates of one destination would
+ * each wait for the RAW window.  The compute of SpDMM and SDDMM blocks
+ * is, in the analytic model, each subshard's load (p_sys/2 edges a cycle
+ * per slice of p_sys features at the closed-form conflict factor of
+ * random indices, or the slices of its busiest Feature Buffer bank or UR
+ * pipeline when the ids are skewed: gnn__ack_order_build), the RAW stall
+ * of the short rounds of hub destinations in that order
+ * (gnn__ack_round_stall, from counts made at prepare), and the
+ * pipeline's fill for every Edge Buffer load.  The full and sampled
+ * models run the real edges of every subshard, in the compiler's order,
+ * through the ACK cycle model (gnn/ack.c), an Edge Buffer load (half the
+ * edge buffer: the other half is being filled) at a time; such a load is
+ * the unit ("tile") they simulate or sample.  GEMM, vector-add and
+ * element-wise blocks are dense and regular and keep their closed forms
+ * in every model.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -121,6 +132,12 @@ static const char *const knob_names[N_KNOBS] = {
 
 /* --- the family object --------------------------------------------------- */
 
+/* The values a knob was prepared with. */
+struct values {
+	int64_t *v;
+	int n;
+};
+
 /* One partition (shard height n1) and its per-shard sums.  The nonempty
  * subshards are listed row by row: those of shard row i are entries
  * row_first[i] .. row_first[i + 1] - 1 of sub_col, sub_off, sub_edges.
@@ -136,7 +153,10 @@ struct ovl_part {
 	int64_t *row_first;	/* count + 1 entries */
 	int64_t *sub_col, *sub_off, *sub_edges;
 	int64_t n_sub;
-	uint16_t *rep_short, *rep_long;	/* gnn__ack_count_repeats */
+	struct gnn__ack_order ord;	/* the compiler's order and its
+					 * counts */
+	double *row_load;	/* per shard row and log2 p_sys: the SpDMM
+				 * loads of its subshards, summed */
 	struct gnn__ack_part view;	/* for the cycle models */
 };
 
@@ -156,11 +176,11 @@ struct overlay {
 	double ops;
 	double rate[2][N_PSYS];	/* gnn__ack_random_rate per mode, p_sys */
 	int fill[2][N_PSYS];	/* pipeline depth per mode, p_sys */
+	int reduce;		/* the Reduce Unit's RAW window */
 	int n_parts, n_plans;
 	struct ovl_part *parts;
 	struct ovl_plan *plans;
-	int64_t *n2s;
-	int n_n2;
+	struct values prepared[N_KNOBS];	/* n_pe, feat_rows, feat_cols */
 };
 
 static int log2_of(int64_t x)
@@ -187,8 +207,8 @@ static void part_clear(struct ovl_part *p)
 	free(p->sub_col);
 	free(p->sub_off);
 	free(p->sub_edges);
-	free(p->rep_short);
-	free(p->rep_long);
+	gnn__ack_order_clear(&p->ord);
+	free(p->row_load);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -205,7 +225,8 @@ static void overlay_free(void *self)
 		part_clear(&o->parts[i]);
 	free(o->plans);
 	free(o->parts);
-	free(o->n2s);
+	for (i = 0; i < N_KNOBS; i++)
+		free(o->prepared[i].v);
 	gnn_model_free(o->model);
 	free(o);
 }
@@ -224,6 +245,7 @@ static void ack_tables(struct overlay *o)
 			o->fill[mode][l] = c.lat.isn + c.lat.bank + c.lat.dsn +
 				c.lat.update + (mode == GNN__ACK_SPDMM ?
 				c.lat.reduce : c.lat.tree);
+			o->reduce = c.lat.reduce;
 		}
 }
 
@@ -316,12 +338,31 @@ static dse_stat part_sums(struct ovl_part *p, int64_t n_vertices,
 	return dse_stat_ok;
 }
 
-/* The partition as the cycle models see it, with its repeat counts. */
+/* The SpDMM loads of every shard row: those of its subshards summed. */
+static void row_loads(struct ovl_part *p)
+{
+	int64_t i, s;
+	int lp;
+
+	for (i = 0; i < p->count; i++)
+		for (lp = 0; lp < GNN__ACK_N_PSYS; lp++) {
+			double x = 0;
+
+			for (s = p->row_first[i]; s < p->row_first[i + 1]; s++)
+				x += p->ord.sub_load[gnn__ack_load_at(s,
+					GNN__ACK_SPDMM, lp)];
+			p->row_load[i * GNN__ACK_N_PSYS + lp] = x;
+		}
+}
+
+/* The partition as the cycle models see it: the compiler's order of every
+ * subshard (gnn/ack.h: destinations interleaved by rank), its rounds and
+ * its loads.
+ */
 static dse_stat part_view(struct ovl_part *p, const gnn_graph *g,
-	dse_error *err)
+	const arch_dtype *dtype, dse_error *err)
 {
 	struct gnn__ack_part *v = &p->view;
-	size_t n = (size_t) (gnn_graph_n_edges(g) / GNN__ACK_REP_BLOCK + 1);
 
 	v->src = gnn_graph_src(g);
 	v->dst = gnn_graph_dst(g);
@@ -329,16 +370,18 @@ static dse_stat part_view(struct ovl_part *p, const gnn_graph *g,
 	v->rows = p->count;
 	v->n_sub = p->n_sub;
 	v->n_edges = gnn_graph_n_edges(g);
+	v->n1 = p->n1;
 	v->row_first = p->row_first;
 	v->sub_off = p->sub_off;
 	v->sub_edges = p->sub_edges;
-	p->rep_short = calloc(n, sizeof(uint16_t));
-	p->rep_long = calloc(n, sizeof(uint16_t));
-	if (!p->rep_short || !p->rep_long)
-		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
-	v->rep_short = p->rep_short;
-	v->rep_long = p->rep_long;
-	gnn__ack_count_repeats(v, p->rep_short, p->rep_long);
+	p->row_load = malloc((size_t) (p->count ? p->count : 1) *
+		GNN__ACK_N_PSYS * sizeof(double));
+	if (!p->row_load || !gnn__ack_order_build(v, dtype, &p->ord))
+		return dse_error_set(err, DSE_E_NOMEM, "gnn-overlay: out of "
+			"memory ordering the %lld edges of the partition of "
+			"shard height %lld (or a subshard of 2^32 edges or "
+			"more)", (long long) v->n_edges, (long long) p->n1);
+	row_loads(p);
 	return dse_stat_ok;
 }
 
@@ -371,24 +414,101 @@ static dse_stat add_part(struct overlay *o, int64_t n1, dse_error *err)
 	p->count = gnn_shards_count(p->shards);
 	o->n_parts++;
 	if (part_sums(p, gnn_graph_n_vertices(o->graph), err) ||
-	    part_view(p, o->graph, err))
+	    part_view(p, o->graph, &o->dtype, err))
 		return dse_stat_error;
 	return dse_stat_ok;
 }
 
-static dse_stat add_n2(struct overlay *o, int64_t n2, dse_error *err)
+/* The shard heights n1 the compiler chooses from (section 6.5 leaves n1
+ * to the compiler; the feature buffer's rows, feat_rows, bound it):
+ *
+ *   h_j = min(feat_rows, align x ceil(ceil(|V| / 2^j) / align)),
+ *         j = 0, 1, ... while 2^j <= shards_per_pe x n_pe,
+ *
+ * each at least the height that keeps the shards per side at max_side;
+ * the compiler takes the one its cost model (the analytic model) finds
+ * fastest, the largest on a tie.
+ *
+ * Why a ladder and not one height.  The shard rows are the unit of the
+ * Aggregate and Linear blocks and the PEs take a layer's blocks one at a
+ * time: a graph that fits one buffer load leaves all but one PE idle, so
+ * the compiler must be able to cut it into about shards_per_pe shards a
+ * PE (two let the dynamic scheduler even out rows of unequal work).  But
+ * cutting finer is not free: every extra shard side reloads the source
+ * features once more and adds a pipeline fill per subshard, and the one
+ * height ceil(|V| / (2 n_pe)) is slower with more PEs at times (b1 on a
+ * 5,000-vertex R-MAT graph with 256-row buffers: 13 PEs get n1 = 256, 14
+ * PEs n1 = 192 and 21% more cycles).  Choosing the best of a ladder that
+ * only grows with n_pe keeps every height fewer PEs could use, so more
+ * PEs are never slower for the compiler's choice.  The heights halve
+ * from one to the next, so they are few (log2(2 n_pe) + 1, and those
+ * above feat_rows are one), and they are multiples of 64, the widest ACK:
+ * a multiple of every legal p_sys (a vertex's Feature Buffer bank is then
+ * its index mod p_sys inside every shard) and independent of p_sys, so a
+ * sweep over p_sys reuses the partitions.  max_side bounds the (count x
+ * count) subshard table of gnn_shards (its own limit is 8192 a side,
+ * gnn/graph.c).
+ *
+ * Memory: a partition holds gnn_shards' 8-byte edge numbers, the 4-byte
+ * compiler's order and about 0.1 byte an edge of counts: 1.4 GB for the
+ * 116 M edges of the Reddit preset, per distinct height.  The paper's
+ * point (8 PEs, 16384 rows) needs two on Reddit (16384 and 14592), one on
+ * Yelp and Amazon-Products (every rung is above 16384).
+ */
+#define MAX_HEIGHTS 16
+
+static const struct shard_rule {
+	int shards_per_pe;
+	int align;
+	int64_t max_side;
+} rule = { 2, 64, 4096 };
+
+_Static_assert(4096 * 2 < (1 << (MAX_HEIGHTS - 1)), "limits.max_pe rungs");
+
+/* The ladder of heights for n_pe and feat_rows, distinct, largest first;
+ * returns how many.
+ */
+static int shard_heights(const struct overlay *o, int64_t n_pe,
+	int64_t feat_rows, int64_t *h)
 {
-	int64_t *grown;
+	int64_t nv = gnn_graph_n_vertices(o->graph);
+	int64_t least = cdiv(cdiv(nv, rule.max_side), rule.align) * rule.align;
+	int n = 0, j;
+
+	for (j = 0; j < MAX_HEIGHTS && ((int64_t) 1 << j) <=
+	     rule.shards_per_pe * n_pe; j++) {
+		int64_t x = cdiv(cdiv(nv, (int64_t) 1 << j), rule.align) *
+			rule.align;
+
+		x = x < least ? least : x;
+		x = x < feat_rows ? x : feat_rows;
+		if (!n || h[n - 1] != x)
+			h[n++] = x;
+	}
+	return n;
+}
+
+static int has_value(const struct values *v, int64_t x)
+{
 	int i;
 
-	for (i = 0; i < o->n_n2; i++)
-		if (o->n2s[i] == n2)
-			return dse_stat_ok;
-	grown = realloc(o->n2s, (size_t) (o->n_n2 + 1) * sizeof(*grown));
+	for (i = 0; i < v->n; i++)
+		if (v->v[i] == x)
+			return 1;
+	return 0;
+}
+
+static dse_stat add_value(struct values *v, int64_t x, dse_error *err)
+{
+	int64_t *grown;
+
+	if (has_value(v, x))
+		return dse_stat_ok;
+	grown = realloc(v->v, (size_t) (v->n + 1) * sizeof(*grown));
 	if (!grown)
 		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
-	o->n2s = grown;
-	o->n2s[o->n_n2++] = n2;
+	v->v = grown;
+	v->v[v->n++] = x;
 	return dse_stat_ok;
 }
 
@@ -403,63 +523,100 @@ static const struct ovl_plan *find_plan(const struct overlay *o, int64_t n1,
 	return NULL;
 }
 
-/* Builds the plan of every (n1, n2) pair that has none yet. */
-static dse_stat add_plans(struct overlay *o, dse_error *err)
+static dse_stat add_plan(struct overlay *o, int part, int64_t n2,
+	dse_error *err)
 {
-	int a, b, l;
+	struct ovl_plan *grown, *pl;
+	int l;
 
-	for (a = 0; a < o->n_parts; a++)
-		for (b = 0; b < o->n_n2; b++) {
-			struct ovl_plan *grown, *pl;
+	if (find_plan(o, o->parts[part].n1, n2))
+		return dse_stat_ok;
+	grown = realloc(o->plans, (size_t) (o->n_plans + 1) * sizeof(*grown));
+	if (!grown)
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	o->plans = grown;
+	pl = &o->plans[o->n_plans];
+	memset(pl, 0, sizeof(*pl));
+	pl->part = part;
+	pl->n2 = n2;
+	pl->plan = gnn_plan_alloc(o->model, o->parts[part].shards, n2, err);
+	if (!pl->plan)
+		return dse_stat_error;
+	o->n_plans++;
+	for (l = 0; l < gnn_model_n_layers(o->model); l++) {
+		int64_t first, count;
 
-			if (find_plan(o, o->parts[a].n1, o->n2s[b]))
-				continue;
-			grown = realloc(o->plans, (size_t) (o->n_plans + 1) *
-				sizeof(*grown));
-			if (!grown)
-				return dse_error_set(err, DSE_E_NOMEM,
-					"out of memory");
-			o->plans = grown;
-			pl = &o->plans[o->n_plans];
-			memset(pl, 0, sizeof(*pl));
-			pl->part = a;
-			pl->n2 = o->n2s[b];
-			pl->plan = gnn_plan_alloc(o->model, o->parts[a].shards,
-				o->n2s[b], err);
-			if (!pl->plan)
-				return dse_stat_error;
-			o->n_plans++;
-			for (l = 0; l < gnn_model_n_layers(o->model); l++) {
-				int64_t first, count;
+		gnn_plan_layer_blocks(pl->plan, l, &first, &count);
+		if (count > pl->max_blocks)
+			pl->max_blocks = count;
+	}
+	return dse_stat_ok;
+}
 
-				gnn_plan_layer_blocks(pl->plan, l, &first,
-					&count);
-				if (count > pl->max_blocks)
-					pl->max_blocks = count;
+/* Builds the partition of every shard height the prepared values of
+ * n_pe and feat_rows give (shard_heights), and the plan of every such
+ * height with every prepared feat_cols, those not built yet.  Nothing
+ * until each of the three knobs has a value.
+ */
+static dse_stat build(struct overlay *o, dse_error *err)
+{
+	const struct values *pe = &o->prepared[K_PE];
+	const struct values *rows = &o->prepared[K_N1];
+	const struct values *cols = &o->prepared[K_N2];
+	int a, b;
+
+	for (a = 0; a < pe->n; a++)
+		for (b = 0; b < rows->n; b++) {
+			int64_t h[MAX_HEIGHTS];
+			int n = shard_heights(o, pe->v[a], rows->v[b], h), j, c;
+
+			for (j = 0; j < n; j++) {
+				int part = find_part(o, h[j]);
+
+				if (part < 0) {
+					if (add_part(o, h[j], err))
+						return dse_stat_error;
+					part = o->n_parts - 1;
+				}
+				for (c = 0; c < cols->n; c++)
+					if (add_plan(o, part, cols->v[c], err))
+						return dse_stat_error;
 			}
 		}
 	return dse_stat_ok;
 }
 
+/* Records the values of n_pe, feat_rows and feat_cols, the knobs the
+ * shard height and the plans depend on, and builds what they need.  The
+ * sweep prepares its knobs one after the other, so the partitions are
+ * built once the last of the three has values, and again only for the
+ * new combinations when one of them gets more.  n_pe values outside
+ * 1..limits.max_pe are not recorded (such a point is SIM_BAD_KNOB
+ * anyway).
+ */
 static dse_stat overlay_prepare(void *self, int knob, const int64_t *values,
 	int n, dse_error *err)
 {
 	struct overlay *o = self;
-	int i;
+	int i, k;
 
-	if (knob != o->knob[K_N1] && knob != o->knob[K_N2])
+	for (k = 0; k < N_KNOBS && knob != o->knob[k]; k++)
+		;
+	if (k != K_PE && k != K_N1 && k != K_N2)
 		return dse_stat_ok;
 	for (i = 0; i < n; i++) {
-		if (values[i] < 1 || values[i] > INT32_MAX)
+		if (k == K_PE) {
+			if (values[i] < 1 || values[i] > limits.max_pe)
+				continue;
+		} else if (values[i] < 1 || values[i] > INT32_MAX) {
 			return dse_error_set(err, DSE_E_INPUT, "gnn-overlay: "
 				"%s = %lld is not a positive 32-bit size",
-				knob == o->knob[K_N1] ? "feat_rows" :
-				"feat_cols", (long long) values[i]);
-		if (knob == o->knob[K_N1] ? add_part(o, values[i], err) :
-		    add_n2(o, values[i], err))
+				knob_names[k], (long long) values[i]);
+		}
+		if (add_value(&o->prepared[k], values[i], err))
 			return dse_stat_error;
 	}
-	return add_plans(o, err);
+	return build(o, err);
 }
 
 /* --- a design point ------------------------------------------------------ */
@@ -468,13 +625,18 @@ struct point {
 	int n_pe, p, lp, k;	/* p_sys, log2 p_sys, p_sys / 2 */
 	int64_t n_w, n_e, half;	/* weight rows, edge rows, an Edge Buffer
 				 * load (half the buffer) */
-	int64_t n1, n2;
+	int64_t rows;		/* feat_rows: the feature buffer's height */
+	int64_t n1, n2;		/* the shard height chosen, the fiber */
 	double mhz, bpc;	/* channel bytes per cycle */
 	int bytes;		/* of a feature */
 	const struct ovl_plan *pl;
 	const struct ovl_part *pt;
 };
 
+/* Reads a point's knobs: SIM_BAD_KNOB for an illegal value or one of
+ * n_pe, feat_rows, feat_cols that was not prepared.  The partition is
+ * chosen later (choose).
+ */
 static int read_point(const struct overlay *o, const int32_t *knobs,
 	struct point *pt)
 {
@@ -489,22 +651,21 @@ static int read_point(const struct overlay *o, const int32_t *knobs,
 	    v[K_PSYS] < limits.min_psys || v[K_PSYS] > limits.max_psys ||
 	    v[K_WROWS] < 2 || v[K_EROWS] < 2 || v[K_N1] < 1 ||
 	    v[K_N2] < 1 || v[K_N1] % v[K_PSYS] || v[K_N2] % v[K_PSYS] ||
-	    v[K_MHZ] < 1 || v[K_MHZ] > limits.max_mhz || v[K_GBPS] < 1)
-		return SIM_BAD_KNOB;
-	pt->pl = find_plan(o, v[K_N1], v[K_N2]);
-	if (!pt->pl)
+	    v[K_MHZ] < 1 || v[K_MHZ] > limits.max_mhz || v[K_GBPS] < 1 ||
+	    !has_value(&o->prepared[K_PE], v[K_PE]) ||
+	    !has_value(&o->prepared[K_N1], v[K_N1]) ||
+	    !has_value(&o->prepared[K_N2], v[K_N2]))
 		return SIM_BAD_KNOB;
 	/* The feature buffer's words must count in 64 bits. */
 	if (3.0 * v[K_N1] * (double) v[K_N2] > 9e18)
 		return SIM_TOO_LARGE;
-	pt->pt = &o->parts[pt->pl->part];
 	pt->n_pe = v[K_PE];
 	pt->p = v[K_PSYS];
 	pt->k = pt->p / 2;
 	pt->n_w = v[K_WROWS];
 	pt->n_e = v[K_EROWS];
 	pt->half = v[K_EROWS] / 2;
-	pt->n1 = v[K_N1];
+	pt->rows = v[K_N1];
 	pt->n2 = v[K_N2];
 	pt->mhz = v[K_MHZ];
 	pt->bpc = v[K_GBPS] * 1e9 / (pt->mhz * 1e6);
@@ -552,7 +713,7 @@ static void pe_memory(const struct overlay *o, const struct point *pt,
 	map_buffer(o, place.edge_in_uram, pt->p * ew, cdiv(pt->n_e, pt->p), 1,
 		bram, uram);
 	map_buffer(o, place.feature_in_uram, pt->p * w,
-		3 * pt->n1 * pt->n2 / pt->p, pt->p, bram, uram);
+		3 * pt->rows * pt->n2 / pt->p, pt->p, bram, uram);
 }
 
 static int to_count(double x, int64_t *out)
@@ -611,6 +772,7 @@ struct ack_source {
 	struct ack_pair *pair;
 	double lambda;		/* factor on the estimated parts */
 	double spread;		/* standard deviations added to each */
+	const struct ovl_plan *pl;	/* the plan the pairs were run on */
 };
 
 /* The cycles of row or subshard "at" of a pair (the estimated part, moved
@@ -698,19 +860,27 @@ static void gemm_cost(const struct overlay *o, const struct point *pt,
 	c->hops = 2.0 * c->macs;
 }
 
-/* The ACK compute of an SpDMM block: the analytic rate, or the cycle
- * model's cycles of its shard row.
+/* The ACK compute of an SpDMM block: the analytic model, or the cycle
+ * model's cycles of its shard row.  The analytic one streams every edge's
+ * slices at the row's load (gnn__ack_part_loads: the random-index rate or
+ * the busiest bank or pipeline, subshard by subshard), adds the RAW stall
+ * of the row's short rounds in the compiler's order at that stream's pace
+ * (gnn__ack_round_stall, with the counts made at prepare), and a pipeline
+ * fill per Edge Buffer load.
  */
 static double spdmm_ack(const struct overlay *o, const struct point *pt,
 	const gnn_block *b, int passes, const struct ack_source *src)
 {
 	const struct ovl_part *p = pt->pt;
 	const struct ack_pair *pr = find_pair(src, GNN__ACK_SPDMM, passes);
-	int64_t i = b->shard;
+	int64_t i = b->shard, w = GNN__ACK_ROUND_CLASSES + 1;
+	double load = passes * p->row_load[i * GNN__ACK_N_PSYS + pt->lp];
+	double hold = o->reduce > passes ? o->reduce : passes;
 
 	if (pr)
 		return pair_value(src, pr, i);
-	return (double) b->edges * passes * o->rate[0][pt->lp] +
+	return load + gnn__ack_round_stall(p->ord.row_n + i * w,
+		p->ord.row_d + i * w, load / (double) b->edges, hold) +
 		(double) (p->row_first[i + 1] - p->row_first[i] +
 		b->edges / pt->half) * (o->fill[0][pt->lp] + costs.instr +
 		costs.mode_switch);
@@ -745,22 +915,24 @@ static void spdmm_cost(const struct overlay *o, const struct point *pt,
 	c->hops = e * lb * (1.0 + cl + costs.edge_words);
 }
 
-/* The ACK compute of an SDDMM block over one fiber of "passes" slices. */
+/* The ACK compute of an SDDMM block over one fiber of "passes" slices:
+ * the cycle model's, or the subshard's load (gnn__ack_part_loads) and a
+ * pipeline fill per Edge Buffer load.
+ */
 static double sddmm_ack(const struct overlay *o, const struct point *pt,
 	const gnn_block *b, int64_t loads, int passes,
 	const struct ack_source *src)
 {
 	const struct ack_pair *pr = find_pair(src, GNN__ACK_SDDMM, passes);
-	int64_t s;
+	int64_t s = sub_index(pt->pt, b->shard, b->col_shard);
+	double load = s >= 0 ? pt->pt->ord.sub_load[gnn__ack_load_at(s,
+		GNN__ACK_SDDMM, pt->lp)] : (double) b->edges *
+		o->rate[1][pt->lp];
 
-	if (pr) {
-		s = sub_index(pt->pt, b->shard, b->col_shard);
-		if (s >= 0)
-			return pair_value(src, pr, s);
-	}
-	return (double) b->edges * passes * o->rate[1][pt->lp] +
-		(double) loads * (o->fill[1][pt->lp] + costs.instr +
-		costs.mode_switch);
+	if (pr && s >= 0)
+		return pair_value(src, pr, s);
+	return passes * load + (double) loads * (o->fill[1][pt->lp] +
+		costs.instr + costs.mode_switch);
 }
 
 /* Vector-Inner (Algorithm 7): subshard (i, j) over the fibers of k =
@@ -947,6 +1119,42 @@ static void set_time(const struct overlay *o, const struct point *pt,
 	out->edp = out->energy_j * out->latency_s;
 }
 
+/* The compiler's choice of shard height for "pt": the time of the design
+ * with the plan of every height of the ladder (shard_heights), the
+ * fastest kept in pt and t; with cycle-model figures ("src") only the
+ * plan they were run on.  Returns the status.
+ */
+static int choose(const struct overlay *o, struct point *pt,
+	const struct ack_source *src, struct totals *t)
+{
+	int64_t h[MAX_HEIGHTS];
+	int n = shard_heights(o, pt->n_pe, pt->rows, h), i, st = SIM_BAD_KNOB;
+	const struct ovl_plan *best = NULL;
+	struct totals tt;
+
+	for (i = 0; i < n; i++) {
+		const struct ovl_plan *pl = find_plan(o, h[i], pt->n2);
+
+		if (!pl || h[i] % pt->p || (src && src->pl && pl != src->pl))
+			continue;
+		pt->pl = pl;
+		pt->pt = &o->parts[pl->part];
+		pt->n1 = h[i];
+		st = SIM_TOO_LARGE;
+		if (design_time(o, pt, src, &tt) && (!best ||
+		    tt.cycles < t->cycles)) {
+			best = pl;
+			*t = tt;
+		}
+	}
+	if (!best)
+		return st;
+	pt->pl = best;
+	pt->pt = &o->parts[best->part];
+	pt->n1 = pt->pt->n1;
+	return SIM_OK;
+}
+
 /* Evaluates a point with "src" for the ACK compute; out->status says
  * whether it is legal.
  */
@@ -959,8 +1167,9 @@ static void evaluate(const struct overlay *o, const int32_t *knobs,
 	memset(out, 0, sizeof(*out));
 	memset(t, 0, sizeof(*t));
 	st = read_point(o, knobs, pt);
-	if (st == SIM_OK && (!design_time(o, pt, src, t) ||
-	    !resources(o, pt, out)))
+	if (st == SIM_OK)
+		st = choose(o, pt, src, t);
+	if (st == SIM_OK && !resources(o, pt, out))
 		st = SIM_TOO_LARGE;
 	if (st != SIM_OK) {
 		memset(out, 0, sizeof(*out));
@@ -1193,7 +1402,7 @@ static dse_stat overlay_simulate(const void *self, const int32_t *knobs,
 	dse_error *err)
 {
 	const struct overlay *o = self;
-	struct ack_source src = { 0, NULL, 1.0, 0.0 };
+	struct ack_source src = { 0, NULL, 1.0, 0.0, NULL };
 	struct point pt;
 	struct totals t;
 	double half = 0, est = 0, tq = 0;
@@ -1209,6 +1418,7 @@ static dse_stat overlay_simulate(const void *self, const int32_t *knobs,
 	if (out->metrics.status != SIM_OK)
 		return dse_stat_ok;
 	if (kind != SIM_MODEL_ANALYTIC) {
+		src.pl = pt.pl;
 		if (!collect_pairs(o, &pt, &src) ||
 		    !run_pairs(o, &pt, &src, kind == SIM_MODEL_FULL ? 0 :
 		    samples, opt, out, &tq, &half, &est)) {
