@@ -119,7 +119,11 @@ const gnn_preset *gnn_preset_find(const char *name);
 void gnn_preset_names(char *buf, size_t size);
 
 /* The graph of a preset: R-MAT (0.57, 0.19, 0.19, 0.05) with the preset's
- * vertex and edge counts, named "synthetic-<name>".
+ * vertex and edge counts and its vertices relabelled by a random
+ * permutation of the seed (as Graph500 does: a real dataset's numbering
+ * does not put the heavy vertices at small ids, and plain R-MAT skews
+ * the low bits every id-banked structure uses), named
+ * "synthetic-<name>".  gnn_graph_rmat itself does not relabel.
  */
 gnn_graph *gnn_graph_preset(const gnn_preset *p, uint64_t seed,
 	dse_error *err);

@@ -281,8 +281,47 @@ static gnn_graph *finish(int64_t nv, int64_t ne, uint32_t *src,
 	return g;
 }
 
-gnn_graph *gnn_graph_rmat(int64_t n_vertices, int64_t n_edges, double a,
-	double b, double c, double d, uint64_t seed, dse_error *err)
+/* Renames the vertices of the edges by a random permutation drawn from
+ * its own stream of "seed" (Fisher-Yates), as Graph500 relabels its
+ * R-MAT graphs: R-MAT puts the heavy vertices at small ids and skews
+ * their low bits, which a real dataset's numbering does not do and which
+ * every structure banked by vertex id (feature banks, pipelines indexed
+ * by id mod p) would otherwise see as conflicts.
+ */
+static dse_stat relabel(int64_t nv, int64_t ne, uint64_t seed,
+	uint32_t *src, uint32_t *dst, dse_error *err)
+{
+	uint32_t *perm = malloc((size_t) nv * sizeof(*perm));
+	struct rng r;
+	int64_t i;
+
+	if (!perm)
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory "
+			"relabelling %lld vertices", (long long) nv);
+	for (i = 0; i < nv; i++)
+		perm[i] = (uint32_t) i;
+	rng_seed(&r, seed, UINT64_MAX);
+	for (i = nv - 1; i > 0; i--) {
+		uint32_t j = rng_below(&r, (uint64_t) i + 1), t = perm[i];
+
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)
+#endif
+	for (i = 0; i < ne; i++) {
+		src[i] = perm[src[i]];
+		dst[i] = perm[dst[i]];
+	}
+	free(perm);
+	return dse_stat_ok;
+}
+
+/* R-MAT, with the vertices relabelled at random when "shuffle" is set. */
+static gnn_graph *rmat(int64_t n_vertices, int64_t n_edges, double a,
+	double b, double c, double d, uint64_t seed, int shuffle,
+	dse_error *err)
 {
 	struct rmat m = { 0 };
 	uint32_t *src, *dst;
@@ -292,7 +331,9 @@ gnn_graph *gnn_graph_rmat(int64_t n_vertices, int64_t n_edges, double a,
 	    rmat_setup(&m, n_vertices, a, b, c, d, err) < 0 ||
 	    alloc_endpoints(n_edges, &src, &dst, err) < 0)
 		return NULL;
-	if (rmat_fill(&m, n_edges, seed, src, dst, err) < 0) {
+	if (rmat_fill(&m, n_edges, seed, src, dst, err) < 0 ||
+	    (shuffle && relabel(n_vertices, n_edges, seed, src, dst,
+		err) < 0)) {
 		free(src);
 		free(dst);
 		return NULL;
@@ -302,6 +343,12 @@ gnn_graph *gnn_graph_rmat(int64_t n_vertices, int64_t n_edges, double a,
 		(long long) n_vertices, (long long) n_edges, a, b, c, d,
 		(unsigned long long) seed);
 	return finish(n_vertices, n_edges, src, dst, name, err);
+}
+
+gnn_graph *gnn_graph_rmat(int64_t n_vertices, int64_t n_edges, double a,
+	double b, double c, double d, uint64_t seed, dse_error *err)
+{
+	return rmat(n_vertices, n_edges, a, b, c, d, seed, 0, err);
 }
 
 gnn_graph *gnn_graph_uniform(int64_t n_vertices, int64_t n_edges,
@@ -376,8 +423,8 @@ gnn_graph *gnn_graph_preset(const gnn_preset *p, uint64_t seed,
 		dse_error_set(err, DSE_E_INPUT, "no preset given");
 		return NULL;
 	}
-	g = gnn_graph_rmat(p->n_vertices, p->n_edges, preset_rmat[0],
-		preset_rmat[1], preset_rmat[2], preset_rmat[3], seed, err);
+	g = rmat(p->n_vertices, p->n_edges, preset_rmat[0], preset_rmat[1],
+		preset_rmat[2], preset_rmat[3], seed, 1, err);
 	if (!g)
 		return NULL;
 	snprintf(name, sizeof(name), "synthetic-%s", p->name);

@@ -297,6 +297,60 @@ static void test_preset_table(void **state)
 /* The small presets' graphs: the table's counts, the name, and the same
  * graph for the same seed.
  */
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *) a, y = *(const int64_t *) b;
+
+	return (x > y) - (x < y);
+}
+
+/* The sorted in- and out-degree sequences of a graph, into deg (2 |V|). */
+static void degree_sequences(const gnn_graph *g, int64_t *deg)
+{
+	int64_t nv = gnn_graph_n_vertices(g), ne = gnn_graph_n_edges(g), i;
+	const uint32_t *src = gnn_graph_src(g), *dst = gnn_graph_dst(g);
+
+	memset(deg, 0, (size_t) (2 * nv) * sizeof(*deg));
+	for (i = 0; i < ne; i++) {
+		deg[dst[i]]++;
+		deg[nv + src[i]]++;
+	}
+	qsort(deg, (size_t) nv, sizeof(*deg), cmp_i64);
+	qsort(deg + nv, (size_t) nv, sizeof(*deg), cmp_i64);
+}
+
+static int same_degrees(const gnn_graph *a, const gnn_graph *b)
+{
+	int64_t nv = gnn_graph_n_vertices(a);
+	int64_t *da = malloc((size_t) (2 * nv) * sizeof(*da));
+	int64_t *db = malloc((size_t) (2 * nv) * sizeof(*db));
+	int same;
+
+	assert_non_null(da);
+	assert_non_null(db);
+	degree_sequences(a, da);
+	degree_sequences(b, db);
+	same = !memcmp(da, db, (size_t) (2 * nv) * sizeof(*da));
+	free(da);
+	free(db);
+	return same;
+}
+
+/* The largest share of the edges whose destination has one value of its
+ * id mod 16.
+ */
+static double low_bits_share(const gnn_graph *g)
+{
+	int64_t count[16] = { 0 }, i, best = 0;
+	const uint32_t *dst = gnn_graph_dst(g);
+
+	for (i = 0; i < gnn_graph_n_edges(g); i++)
+		count[dst[i] % 16]++;
+	for (i = 0; i < 16; i++)
+		best = count[i] > best ? count[i] : best;
+	return (double) best / (double) gnn_graph_n_edges(g);
+}
+
 static void test_preset_graphs(void **state)
 {
 	static const char *const names[] = { "citeseer", "cora", "pubmed",
@@ -319,9 +373,19 @@ static void test_preset_graphs(void **state)
 		assert_int_equal(gnn_graph_n_vertices(g), p->n_vertices);
 		assert_int_equal(gnn_graph_n_edges(g), p->n_edges);
 		assert_true(same_graph(g, h));
-		/* A preset is R-MAT (0.57, 0.19, 0.19, 0.05). */
-		assert_true(same_graph(g, r));
+		/* A preset is R-MAT (0.57, 0.19, 0.19, 0.05) with its vertices
+		 * renamed: the same degrees, other ids.
+		 */
+		assert_false(same_graph(g, r));
+		assert_true(same_degrees(g, r));
 		assert_non_null(strstr(gnn_graph_name(r), "rmat"));
+		/* Plain R-MAT crowds the heavy vertices into ids with low
+		 * bits 0; renamed, the edges spread over id mod 16 as a
+		 * real numbering spreads them.
+		 */
+		assert_true(low_bits_share(r) > 2.0 / 16);
+		if (p->n_edges >= 40000)
+			assert_true(low_bits_share(g) < 1.5 / 16);
 		gnn_graph_free(g);
 		gnn_graph_free(h);
 		gnn_graph_free(r);
