@@ -148,10 +148,13 @@ struct ovl_part {
 	int64_t count;		/* shards per side */
 	int64_t *rows;		/* vertices of each shard */
 	int64_t *row_edges;	/* edges of each shard row */
-	int64_t *row_src_rows;	/* sum of the source shards' vertices over
-				 * its nonempty subshards */
+	int64_t *row_src_rows;	/* source rows its nonempty subshards
+				 * load, summed (loaded_rows) */
 	int64_t *row_first;	/* count + 1 entries */
 	int64_t *sub_col, *sub_off, *sub_edges;
+	int32_t *sub_src, *sub_dst;	/* distinct sources and destinations
+					 * of each nonempty subshard: at most
+					 * n1, which prepare keeps in 32 bits */
 	int64_t n_sub;
 	struct gnn__ack_order ord;	/* the compiler's order and its
 					 * counts */
@@ -207,6 +210,8 @@ static void part_clear(struct ovl_part *p)
 	free(p->sub_col);
 	free(p->sub_off);
 	free(p->sub_edges);
+	free(p->sub_src);
+	free(p->sub_dst);
 	gnn__ack_order_clear(&p->ord);
 	free(p->row_load);
 	memset(p, 0, sizeof(*p));
@@ -330,11 +335,70 @@ static dse_stat part_sums(struct ovl_part *p, int64_t n_vertices,
 			p->sub_off[n] = gnn_shards_offset(p->shards, i, j);
 			p->sub_edges[n++] = e;
 			p->row_edges[i] += e;
-			p->row_src_rows[i] += j + 1 < c ? p->n1 :
-				n_vertices - j * p->n1;
 		}
 	}
 	p->row_first[c] = n;
+	return dse_stat_ok;
+}
+
+/* The rows of a sub-fiber of "rows" rows that the Feature Buffer's data
+ * loader fetches for a subshard whose edges touch "distinct" of them.
+ *
+ * A modelling choice: each buffer of a PE has a data loader that talks to
+ * DDR (section 4.2), driven by the addresses of memory read instructions
+ * (section 5.3.1); the model takes it for a DMA engine, and a gather of
+ * whole rows (n2 features each) of a sparse subshard's distinct vertices
+ * is what such an instruction can express, so such a subshard loads only
+ * those rows rather than its whole sub-fiber; when they are all of its
+ * rows, the sub-fiber goes in one stream.  Both move the same bytes a
+ * row: the model's channel has no burst granularity (a row is charged its
+ * n2 x dtype bytes either way), so the choice only fixes how many rows
+ * are loaded.
+ */
+static int64_t loaded_rows(int64_t distinct, int64_t rows)
+{
+	return distinct < rows ? distinct : rows;
+}
+
+/* The distinct sources and destinations of every nonempty subshard, one
+ * pass over the edges with a stamp per row of a source and of a
+ * destination shard, and the source rows each shard row loads.
+ */
+static dse_stat sub_distinct(struct ovl_part *p, const gnn_graph *g,
+	dse_error *err)
+{
+	const uint32_t *src = gnn_graph_src(g), *dst = gnn_graph_dst(g);
+	const int64_t *order = gnn_shards_edges(p->shards);
+	int64_t n = p->n_sub ? p->n_sub : 1, i, s, e;
+	int64_t *seen = malloc((size_t) (2 * p->n1) * sizeof(int64_t));
+
+	p->sub_src = malloc((size_t) n * sizeof(int32_t));
+	p->sub_dst = malloc((size_t) n * sizeof(int32_t));
+	if (!seen || !p->sub_src || !p->sub_dst) {
+		free(seen);
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	}
+	for (e = 0; e < 2 * p->n1; e++)
+		seen[e] = -1;
+	for (i = 0; i < p->count; i++)
+		for (s = p->row_first[i]; s < p->row_first[i + 1]; s++) {
+			int64_t j = p->sub_col[s], ns = 0, nd = 0;
+
+			for (e = p->sub_off[s]; e < p->sub_off[s] +
+			     p->sub_edges[s]; e++) {
+				int64_t a = (int64_t) src[order[e]] - j * p->n1;
+				int64_t b = p->n1 + (int64_t) dst[order[e]] -
+					i * p->n1;
+
+				ns += seen[a] != s;
+				nd += seen[b] != s;
+				seen[a] = seen[b] = s;
+			}
+			p->sub_src[s] = (int32_t) ns;
+			p->sub_dst[s] = (int32_t) nd;
+			p->row_src_rows[i] += loaded_rows(ns, p->rows[j]);
+		}
+	free(seen);
 	return dse_stat_ok;
 }
 
@@ -414,6 +478,7 @@ static dse_stat add_part(struct overlay *o, int64_t n1, dse_error *err)
 	p->count = gnn_shards_count(p->shards);
 	o->n_parts++;
 	if (part_sums(p, gnn_graph_n_vertices(o->graph), err) ||
+	    sub_distinct(p, o->graph, err) ||
 	    part_view(p, o->graph, &o->dtype, err))
 		return dse_stat_error;
 	return dse_stat_ok;
@@ -450,7 +515,8 @@ static dse_stat add_part(struct overlay *o, int64_t n1, dse_error *err)
  * gnn/graph.c).
  *
  * Memory: a partition holds gnn_shards' 8-byte edge numbers, the 4-byte
- * compiler's order and about 0.1 byte an edge of counts: 1.4 GB for the
+ * compiler's order, about 0.1 byte an edge of counts and 8 bytes a
+ * nonempty subshard of distinct vertices (sub_distinct): 1.4 GB for the
  * 116 M edges of the Reddit preset, per distinct height.  The paper's
  * point (8 PEs, 16384 rows) needs two on Reddit (16384 and 14592), one on
  * Yelp and Amazon-Products (every rung is above 16384).
@@ -887,9 +953,10 @@ static double spdmm_ack(const struct overlay *o, const struct point *pt,
 }
 
 /* Aggregate (Algorithm 6): output shard i, fiber of cols features; for
- * every nonempty subshard (i, k) the edges and the source sub-fiber are
- * loaded, the output is stored once.  The first exposed load is one Edge
- * Buffer load of an average subshard and its sub-fiber.
+ * every nonempty subshard (i, k) the edges and the rows of the source
+ * sub-fiber its edges touch (loaded_rows) are loaded, the output is
+ * stored once.  The first exposed load is one Edge Buffer load of an
+ * average subshard and its source rows.
  */
 static void spdmm_cost(const struct overlay *o, const struct point *pt,
 	const gnn_block *b, const gnn_layer *l, const struct ack_source *src,
@@ -936,8 +1003,10 @@ static double sddmm_ack(const struct overlay *o, const struct point *pt,
 }
 
 /* Vector-Inner (Algorithm 7): subshard (i, j) over the fibers of k =
- * f_in features.  When its edges fit in an Edge Buffer load they are read
- * once and every fiber's two sub-fibers streamed past them; otherwise the
+ * f_in features.  Its two sub-fibers are loaded as the rows its edges
+ * touch (loaded_rows of its destinations and of its sources).  When its
+ * edges fit in an Edge Buffer load they are read once and every fiber's
+ * sub-fibers streamed past them; otherwise the
  * compiler picks the cheaper of re-reading the sub-fibers for every load
  * and re-reading the edges (and the partial products, 4 bytes an edge)
  * for every fiber.  The edges with their new weights are stored.
@@ -949,7 +1018,11 @@ static void sddmm_cost(const struct overlay *o, const struct point *pt,
 	const struct ovl_part *p = pt->pt;
 	double e = (double) b->edges, k = (double) b->k;
 	double eb = costs.edge_words * costs.index_bits / 8.0;
-	double sub = (double) (p->rows[b->shard] + p->rows[b->col_shard]);
+	int64_t s = sub_index(p, b->shard, b->col_shard);
+	double sub = s < 0 ? (double) (p->rows[b->shard] +
+		p->rows[b->col_shard]) : (double) (loaded_rows(p->sub_dst[s],
+		p->rows[b->shard]) + loaded_rows(p->sub_src[s],
+		p->rows[b->col_shard]));
 	int64_t loads = cdiv(b->edges, pt->half), f, fibers = cdiv(b->k, pt->n2);
 	double lb = log2((double) pt->p), a, bb;
 
