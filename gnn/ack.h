@@ -292,7 +292,5 @@ int gnn__ack_partition(const struct gnn__ack_cfg *c,
 	uint64_t seed, struct gnn__ack_result *out);
 void gnn__ack_result_clear(struct gnn__ack_result *r);
 
-/* Student's t quantile of probability "p" with "df" degrees of freedom. */
-double gnn__ack_t_quantile(double p, double df);
 
 #endif

@@ -1439,7 +1439,7 @@ static int run_pairs(const struct overlay *o, const struct point *pt,
 			*est += pr->uses * r->est[j];
 	}
 	if (var > 0) {
-		*tq = gnn__ack_t_quantile(0.5 + conf / 2, dfd > 0 ?
+		*tq = sim_t_quantile(0.5 + conf / 2, dfd > 0 ?
 			var * var / dfd : 1);
 		*half = *tq * sqrt(var);
 	}
