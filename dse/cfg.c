@@ -512,6 +512,30 @@ static dse_stat check_key(struct parser *ps, struct entry *e, int key_col)
 	return dse_stat_ok;
 }
 
+/* The error for a line that starts with neither a key nor a header.  A
+ * byte outside printable ASCII is named by its value (quoting it would
+ * print half a UTF-8 sequence), and a UTF-8 byte-order mark, which some
+ * editors write at the start of a file, by its name.
+ */
+static dse_stat bad_line_start(struct parser *ps, const char *start)
+{
+	const unsigned char *u = (const unsigned char *) start;
+
+	if (ps->line == 1 && start == ps->cfg->text && u[0] == 0xef &&
+	    u[1] == 0xbb && u[2] == 0xbf)
+		return fail(ps->err, ps->cfg->file, ps->line, 1, "",
+			"the file starts with a UTF-8 byte-order mark; save it "
+			"as plain UTF-8 or ASCII, without the mark");
+	if (u[0] < 0x20 || u[0] > 0x7e)
+		return fail(ps->err, ps->cfg->file, ps->line, col_of(ps, start),
+			"", "expected a 'key = value' line or a '[section]' "
+			"header, found the byte 0x%02x: is this a text file?",
+			u[0]);
+	return fail(ps->err, ps->cfg->file, ps->line, col_of(ps, start), "",
+		"expected a 'key = value' line or a '[section]' header, found "
+		"'%c'", *start);
+}
+
 /* Reads the key and '=' of a "key = value" line into e. */
 static dse_stat read_key(struct parser *ps, struct entry *e, int *key_col)
 {
@@ -521,9 +545,7 @@ static dse_stat read_key(struct parser *ps, struct entry *e, int *key_col)
 		;
 	*key_col = col_of(ps, start);
 	if (end == start)
-		return fail(ps->err, ps->cfg->file, ps->line, *key_col, "",
-			"expected a 'key = value' line or a '[section]' "
-			"header, found '%c'", *start);
+		return bad_line_start(ps, start);
 	e->key = dup_range(start, end - start);
 	if (!e->key)
 		return no_memory(ps->err);
@@ -628,6 +650,29 @@ dse_cfg *dse_cfg_free(dse_cfg *cfg)
 	return NULL;
 }
 
+/* Lines end with "\n" or "\r\n".  A carriage return alone (the line ends
+ * of classic Mac OS) would make the whole file one comment line and the
+ * error a puzzling "no [kernel] section", so it is named where it is.
+ */
+static dse_stat lone_cr(const dse_cfg *cfg, dse_error *err)
+{
+	const char *c, *bol = cfg->text;
+	int line = 1;
+
+	for (c = cfg->text; *c; c++) {
+		if (*c == '\n') {
+			line++;
+			bol = c + 1;
+		} else if (*c == '\r' && c[1] != '\n') {
+			return fail(err, cfg->file, line, (int) (c - bol) + 1,
+				"", "a carriage return without a line feed: "
+				"save the file with Unix (LF) or Windows (CRLF) "
+				"line ends");
+		}
+	}
+	return dse_stat_ok;
+}
+
 dse_cfg *dse_cfg_parse_string(const char *text, const char *name,
 	dse_error *err)
 {
@@ -644,6 +689,8 @@ dse_cfg *dse_cfg_parse_string(const char *text, const char *name,
 		no_memory(err);
 		return dse_cfg_free(cfg);
 	}
+	if (lone_cr(cfg, err) < 0)
+		return dse_cfg_free(cfg);
 	memset(&ps, 0, sizeof(ps));
 	ps.cfg = cfg;
 	ps.err = err;

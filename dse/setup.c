@@ -526,6 +526,30 @@ static void setup_output(dse_ctx *ctx, const char *out_override)
 static dse_stat setup_search(dse_ctx *ctx, const char *out_override,
 	dse_error *err);
 
+/* A workload's name names the group of its results, as a kernel's does:
+ * [workload] name is checked before the setup ("derived" 0), the name
+ * taken from the network file when there is none, after it (1).
+ */
+static dse_stat check_workload_name(const dse_ctx *ctx, int derived,
+	dse_error *err)
+{
+	const char *name = dse_cfg_string(ctx->cfg, "workload", "name", NULL);
+	const char *key = dse_cfg_has(ctx->cfg, "workload", "topology") ?
+		"topology" : "family";
+
+	if (!derived && name && !valid_name(name))
+		return error_at(ctx, "workload", "name", err, "the workload "
+			"name '%s' must be a short identifier (letters, digits, "
+			"'_' or '-', at most 31 characters); it names the group "
+			"in the results file", name);
+	if (derived && !name && !valid_name(ctx->tmpl.kernel))
+		return error_at(ctx, "workload", key, err, "the workload is "
+			"named '%s' after its network, which is not a short "
+			"identifier (letters, digits, '_' or '-'); set [workload] "
+			"name", ctx->tmpl.kernel);
+	return dse_stat_ok;
+}
+
 dse_stat dse_ctx_setup(dse_ctx *ctx, const char *out_override,
 	dse_error *err)
 {
@@ -534,7 +558,9 @@ dse_stat dse_ctx_setup(dse_ctx *ctx, const char *out_override,
 	if (setup_board(ctx, err))
 		return dse_stat_error;
 	if (dse_cfg_has(ctx->cfg, "workload", "family")) {
-		if (dse_workload_setup(ctx, err))
+		if (check_workload_name(ctx, 0, err) ||
+		    dse_workload_setup(ctx, err) ||
+		    check_workload_name(ctx, 1, err))
 			return dse_stat_error;
 		return setup_search(ctx, out_override, err);
 	}

@@ -26,8 +26,16 @@
 #include <string.h>
 
 #include "ctx.h"
+#include "tensil/tarch.h"
 
 #define MAX_ARGS 6
+
+/* The longest feature vector a GNN layer may have (input features,
+ * classes, a linear layer's outputs): 2^20, far past any dataset
+ * (Citeseer's 3,703 input features are the most of the presets), small
+ * enough that the families' buffers and per-feature counts stay in range.
+ */
+#define MAX_FEATURES (INT64_C(1) << 20)
 
 /* An input error "offset" characters into the value of "key". */
 #define wl_error dse_ctx_error
@@ -150,6 +158,11 @@ static dse_stat item_layer(const dse_ctx *ctx, const struct item *it,
 			return wl_error(ctx, "workload", "layers", it->at, err,
 				"linear takes its output length, e.g. "
 				"linear(16)");
+		if (v > MAX_FEATURES)
+			return wl_error(ctx, "workload", "layers", it->at, err,
+				"linear(%lld): a layer has at most %lld "
+				"features", (long long) v,
+				(long long) MAX_FEATURES);
 		l->f_out = v;
 		break;
 	case GNN_VECTOR_ADD:
@@ -223,6 +236,22 @@ static gnn_model *layer_list(const dse_ctx *ctx, const char *name,
 	return m;
 }
 
+/* Moves an input error that names no file -- a check of gnn/ or tensil/
+ * on a value the config gave -- to the value of "key", so that it still
+ * says file:line:col.  Errors of a graph or topology file keep their own
+ * position; other errors are left alone.
+ */
+static void at_key(const dse_ctx *ctx, const char *section, const char *key,
+	dse_error *err)
+{
+	char msg[DSE_ERROR_MSG_LEN];
+
+	if (!err || err->code != DSE_E_INPUT || err->file[0])
+		return;
+	snprintf(msg, sizeof(msg), "%s", err->msg);
+	wl_error(ctx, section, key, -1, err, "%s", msg);
+}
+
 /* A generator spec "rmat(V, E[, a, b, c, d])" or "uniform(V, E)". */
 static gnn_graph *generated(const dse_ctx *ctx, const struct item *it,
 	uint64_t seed, dse_error *err)
@@ -242,8 +271,14 @@ static gnn_graph *generated(const dse_ctx *ctx, const struct item *it,
 		if (end == it->arg[i] || *end)
 			goto bad;
 	}
-	return rmat ? gnn_graph_rmat(nv, ne, p[0], p[1], p[2], p[3], seed,
-		err) : gnn_graph_uniform(nv, ne, seed, err);
+	{
+		gnn_graph *g = rmat ? gnn_graph_rmat(nv, ne, p[0], p[1], p[2],
+			p[3], seed, err) : gnn_graph_uniform(nv, ne, seed, err);
+
+		if (!g)
+			at_key(ctx, "workload", "graph", err);
+		return g;
+	}
 bad:
 	wl_error(ctx, "workload", "graph", -1, err, "expected %s(vertices, "
 		"edges%s), e.g. %s(10000, 200000)", it->name, rmat ?
@@ -293,8 +328,13 @@ static gnn_graph *load_graph(const dse_ctx *ctx, const gnn_preset **preset,
 	int bad;
 
 	*preset = gnn_preset_find(spec);
-	if (*preset)
-		return gnn_graph_preset(*preset, seed, err);
+	if (*preset) {
+		gnn_graph *g = gnn_graph_preset(*preset, seed, err);
+
+		if (!g)
+			at_key(ctx, "workload", "graph", err);
+		return g;
+	}
 	if (strchr(spec, '(') && read_item(spec, spec, &it, &bad) &&
 	    (!strcmp(it.name, "rmat") || !strcmp(it.name, "uniform")))
 		return generated(ctx, &it, seed, err);
@@ -333,6 +373,12 @@ static gnn_model *load_model(dse_ctx *ctx, const gnn_graph *g,
 		wl_error(ctx, "workload", "graph", -1, err, "the graph is not "
 			"a preset: set 'features' (input feature length)%s",
 			name ? " and 'classes'" : "");
+		return NULL;
+	}
+	if (f_in > MAX_FEATURES || classes > MAX_FEATURES) {
+		wl_error(ctx, "workload", f_in > MAX_FEATURES ? "features" :
+			"classes", -1, err, "at most %lld features (and "
+			"classes)", (long long) MAX_FEATURES);
 		return NULL;
 	}
 	if (has_layers)
@@ -399,6 +445,34 @@ static dse_stat check_knob_keys(const dse_ctx *ctx, int fam,
 	return dse_stat_ok;
 }
 
+/* Every value the config gives an overlay-systolic knob must be in the
+ * knob's range: the default design with that one value changed must still
+ * be an architecture (the ranges are independent of each other).  When
+ * the default design itself is not one (a model too large for the DRAM
+ * depths), the sweep reports its points as illegal instead.
+ */
+static dse_stat tensil_values(const dse_ctx *ctx, int k,
+	const int64_t *values, int nv, dse_error *err)
+{
+	int32_t knobs[TENSIL_N_KNOBS];
+	tensil_arch a;
+	int i;
+
+	tensil_family_defaults(ctx->tensil, knobs);
+	if (!tensil_family_arch(ctx->tensil, knobs, &a))
+		return dse_stat_ok;
+	for (i = 0; i < nv; i++) {
+		knobs[k] = (int32_t) values[i];
+		if (!tensil_family_arch(ctx->tensil, knobs, &a))
+			return wl_error(ctx, "space", tensil_family_knob_name(k),
+				-1, err, "%s = %lld is out of the range the "
+				"overlay-systolic family takes for this knob",
+				tensil_family_knob_name(k),
+				(long long) values[i]);
+	}
+	return dse_stat_ok;
+}
+
 /* The search space over the family's knobs: the config's values, or the
  * published configuration's value alone.  A GNN family is given each
  * knob's values so it can prepare what depends on them.
@@ -422,9 +496,15 @@ static dse_stat family_space(dse_ctx *ctx, dse_error *err)
 		if (r == dse_stat_ok)
 			r = search_space_set_knob(ctx->space, k, key, values ?
 				values : &one, nv, err);
-		if (r == dse_stat_ok && ctx->family)
+		if (r == dse_stat_ok && ctx->family) {
 			r = gnn_family_prepare(ctx->family, k, values ? values :
 				&one, nv, err);
+			if (r != dse_stat_ok)
+				at_key(ctx, "space", dse_cfg_has(ctx->cfg, "space",
+					key) ? key : "family", err);
+		}
+		if (r == dse_stat_ok && ctx->tensil && values)
+			r = tensil_values(ctx, k, values, nv, err);
 		free(values);
 		if (r != dse_stat_ok)
 			return r;
@@ -485,6 +565,32 @@ static tensil_model *load_network(const dse_ctx *ctx, dse_error *err)
 	return m;
 }
 
+/* Rejects the [workload] keys of the other kind of family: a key the
+ * family does not read would otherwise be ignored without a word.
+ */
+static dse_stat foreign_keys(const dse_ctx *ctx, int tensil,
+	const char *fam, dse_error *err)
+{
+	static const char *const gnn_only[] = { "graph", "layers", "features",
+		"classes", "graph_seed" };
+	size_t i;
+
+	if (!tensil) {
+		if (!dse_cfg_has(ctx->cfg, "workload", "topology"))
+			return dse_stat_ok;
+		return wl_error(ctx, "workload", "topology", -1, err, "a %s "
+			"workload takes a graph and a model or layers; "
+			"'topology' is for overlay-systolic workloads", fam);
+	}
+	for (i = 0; i < sizeof(gnn_only) / sizeof(gnn_only[0]); i++)
+		if (dse_cfg_has(ctx->cfg, "workload", gnn_only[i]))
+			return wl_error(ctx, "workload", gnn_only[i], -1, err,
+				"'%s' is for GNN workloads; an overlay-systolic "
+				"workload takes a model or a topology",
+				gnn_only[i]);
+	return dse_stat_ok;
+}
+
 /* An overlay-systolic workload: its network, family and space. */
 static dse_stat tensil_setup(dse_ctx *ctx, const char *name,
 	dse_error *err)
@@ -493,12 +599,18 @@ static dse_stat tensil_setup(dse_ctx *ctx, const char *name,
 
 	if (!m)
 		return dse_stat_error;
+	if (foreign_keys(ctx, 1, "overlay-systolic", err)) {
+		tensil_model_free(m);
+		return dse_stat_error;
+	}
 	snprintf(ctx->tmpl.kernel, sizeof(ctx->tmpl.kernel), "%s", name ?
 		name : tensil_model_name(m));
 	ctx->tensil = tensil_family_alloc(m, &ctx->board, err);
 	tensil_model_free(m);
-	if (!ctx->tensil)
+	if (!ctx->tensil) {
+		at_key(ctx, "workload", "family", err);
 		return dse_stat_error;
+	}
 	return family_space(ctx, err);
 }
 
@@ -522,6 +634,8 @@ dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err)
 		return dse_stat_error;
 	if (kind == FAM_TENSIL)
 		return tensil_setup(ctx, name, err);
+	if (foreign_keys(ctx, 0, fam, err))
+		return dse_stat_error;
 	if (!dse_cfg_has(ctx->cfg, "workload", "graph"))
 		return wl_error(ctx, "workload", "family", -1, err, "a %s "
 			"workload needs a graph: a preset, a file, rmat(V, E) "
@@ -547,8 +661,11 @@ dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err)
 	ctx->family = gnn_family_alloc(kind, model, ctx->graph, &ctx->board,
 		ctx->dtype, err);
 	gnn_model_free(model);
-	if (!ctx->family)
+	if (!ctx->family) {
+		at_key(ctx, "workload", dse_cfg_has(ctx->cfg, "workload",
+			"layers") ? "layers" : "model", err);
 		return dse_stat_error;
+	}
 	t0 = MPI_Wtime();
 	if (family_space(ctx, err))
 		return dse_stat_error;

@@ -1,8 +1,10 @@
 /* gnn: reading graphs from Matrix Market coordinate files and SNAP-style
  * edge lists.
  *
- * Lines are read with getline, so a line may be arbitrarily long; numbers
- * go through strtoll/strtod with the whole token checked, so "12abc",
+ * Lines are read a character at a time up to MAX_LINE bytes, so that a
+ * file that is no graph (a binary, /dev/zero) is refused at its first long
+ * line instead of filling the memory, and a NUL byte is named as such;
+ * numbers go through strtoll/strtod with the whole token checked, so "12abc",
  * "1e99999" or "0x" are errors rather than silently truncated.  Every
  * error names the file, the line and, when a token is at fault, its
  * 1-based column.  The edges are collected in growable arrays (a size
@@ -25,6 +27,11 @@
 
 /* The first allocation for the edges when a size line announces more. */
 #define FIRST_CAP ((int64_t) 1 << 20)
+
+/* The longest line a graph file may have: an entry or an edge is a few
+ * dozen characters; comments may be long, but not this long.
+ */
+#define MAX_LINE ((size_t) 64 << 20)
 
 struct reader {
 	const char *path;
@@ -75,31 +82,67 @@ static dse_stat io_error(dse_error *err, const char *path, int line,
 	return dse_stat_error;
 }
 
+/* Makes room for at least one more character in the line buffer. */
+static int grow_line(struct reader *r)
+{
+	size_t cap = r->cap ? 2 * r->cap : 256;
+	char *p;
+
+	if (r->cap >= MAX_LINE) {
+		r->lineno++;
+		bad(r, 0, "line longer than %zu bytes: this is not a graph "
+			"file", MAX_LINE);
+		return -1;
+	}
+	p = realloc(r->line, cap);
+	if (!p) {
+		dse_error_set(r->err, DSE_E_NOMEM, "out of memory");
+		return -1;
+	}
+	r->line = p;
+	r->cap = cap;
+	return 0;
+}
+
 /* Reads the next line without its end-of-line characters.  Returns 1 for
- * a line, 0 at the end of the file, -1 on a read error.
+ * a line, 0 at the end of the file, -1 on an error (a read error, a line
+ * too long, a NUL byte, no memory).
  */
 static int next_line(struct reader *r)
 {
-	ssize_t n;
+	size_t n = 0;
+	int c;
 
-	errno = 0;
-	n = getline(&r->line, &r->cap, r->f);
-	if (n < 0) {
-		if (!ferror(r->f))
-			return 0;
-		io_error(r->err, r->path, r->lineno, "cannot read",
-			errno ? errno : EIO);
-		return -1;
-	}
 	if (r->lineno == INT_MAX) {
 		bad(r, 0, "more than %d lines", INT_MAX);
 		return -1;
 	}
+	errno = 0;
+	while ((c = getc_unlocked(r->f)) != EOF && c != '\n') {
+		if (n + 1 >= r->cap && grow_line(r) < 0)
+			return -1;
+		if (c == '\0') {
+			r->lineno++;
+			bad(r, n < INT_MAX ? (int) n + 1 : 0, "a NUL byte: "
+				"this is not a text file");
+			return -1;
+		}
+		r->line[n++] = (char) c;
+	}
+	if (c == EOF && ferror(r->f)) {
+		io_error(r->err, r->path, r->lineno, "cannot read",
+			errno ? errno : EIO);
+		return -1;
+	}
+	if (c == EOF && n == 0)
+		return 0;
+	if (r->cap == 0 && grow_line(r) < 0)
+		return -1;
 	r->lineno++;
-	while (n > 0 && (r->line[n - 1] == '\n' || r->line[n - 1] == '\r'))
+	while (n > 0 && r->line[n - 1] == '\r')
 		n--;
 	r->line[n] = '\0';
-	r->len = (size_t) n;
+	r->len = n;
 	return 1;
 }
 

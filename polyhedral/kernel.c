@@ -315,6 +315,15 @@ static long first_position(const char *text, const char *name)
 	return (long) strlen(text);
 }
 
+/* The index of the statement called "name" among those recorded, or -1. */
+static int stmt_index(const poly__kernel *k, const char *name)
+{
+	for (int i = 0; i < k->n_stmts; i++)
+		if (!strcmp(k->stmt[i], name))
+			return i;
+	return -1;
+}
+
 static isl_stat add_stmt(isl_set *set, void *user)
 {
 	struct stmt_walk *w = user;
@@ -333,6 +342,14 @@ static isl_stat add_stmt(isl_set *set, void *user)
 		w->rejected = 1;
 		snprintf(w->msg, sizeof(w->msg), "the kernel has more than %d "
 			"statements", POLY_MAX_STMTS);
+	} else if (stmt_index(k, name) >= 0) {
+		/* isl keeps S[i] and S[i,j] apart, but every other part of
+		 * the analysis, and every report, names a statement alone.
+		 */
+		w->rejected = 1;
+		snprintf(w->msg, sizeof(w->msg), "two statements are named "
+			"'%s' (with %d and %d loops); give each its own name",
+			name, k->stmt_loops[stmt_index(k, name)], (int) n);
 	} else if (poly__copy_name(k->stmt[k->n_stmts], name) < 0) {
 		w->rejected = 1;
 		snprintf(w->msg, sizeof(w->msg), "statement name '%s' is "
@@ -800,6 +817,39 @@ static isl_union_map *default_schedule(poly__kernel *k)
 		isl_union_set_copy(k->domains));
 }
 
+/* A given schedule must be a function into one time space: an instance
+ * sent to several times (a variable left free, "S[i] -> [i, j]"), or
+ * statements sent to time vectors of different lengths, leave the
+ * dependence analysis without an order to work with.
+ */
+static dse_stat check_schedule_shape(poly__kernel *k,
+	const poly_kernel_desc *desc, dse_error *err)
+{
+	isl_union_set *range;
+	isl_bool single;
+	isl_size spaces;
+
+	single = isl_union_map_is_single_valued(k->schedule);
+	if (single < 0)
+		return poly__isl_error(k->ctx, err, "checking the schedule");
+	if (!single)
+		return poly__input_error(err, &desc->schedule_src, "the "
+			"schedule sends a statement instance to several times; "
+			"it must be a function (is a variable on the right of "
+			"'->' left free?)");
+	range = isl_union_map_range(isl_union_map_copy(k->schedule));
+	spaces = isl_union_set_n_set(range);
+	isl_union_set_free(range);
+	if (spaces < 0)
+		return poly__isl_error(k->ctx, err, "checking the schedule");
+	if (spaces > 1)
+		return poly__input_error(err, &desc->schedule_src, "the "
+			"schedule sends statements to different time spaces; "
+			"give every statement an unnamed time vector of the "
+			"same length, e.g. [i, j, 0]");
+	return dse_stat_ok;
+}
+
 /* Reads the schedule the user gave, or builds the default one.  A given
  * schedule must order every statement instance.
  */
@@ -833,7 +883,7 @@ static dse_stat take_schedule(poly__kernel *k, const poly_kernel_desc *desc,
 		return poly__input_error(err, &desc->schedule_src, "the "
 			"schedule does not order every statement instance of "
 			"the domain");
-	return dse_stat_ok;
+	return check_schedule_shape(k, desc, err);
 }
 
 /* The checks that need the parameter values, in the order a user would

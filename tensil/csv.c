@@ -3,6 +3,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,20 @@
  */
 #define MAX_FIELDS 12
 #define FIELD_LEN 96
+
+/* The most multiply-accumulates one layer, and a whole list, may ask for.
+ * The per-field bounds alone allow M x N x K up to 2^104, far past 64-bit
+ * arithmetic.  2^40 (1.1 T) is over a thousand times the largest layer of
+ * the built-in networks (0.6 G, in YOLOv4-tiny), and 2^50 keeps the
+ * models' sums of per-layer counts, cycles and bytes far from overflowing.
+ */
+#define MAX_LAYER_MACS (INT64_C(1) << 40)
+#define MAX_MODEL_MACS (INT64_C(1) << 50)
+
+/* A layer list is a few KB; reading stops past this (and so ends on
+ * /dev/zero).
+ */
+#define MAX_CSV_BYTES (16u << 20)
 
 enum form { FORM_CONV, FORM_GEMM };
 
@@ -264,10 +279,40 @@ static void model_name(const char *file, char *buf, size_t size)
 		*dot = '\0';
 }
 
+/* Whether m x n x k, each >= 0, is above "limit" (no overflow). */
+static int product_above(int64_t m, int64_t n, int64_t k, int64_t limit)
+{
+	if (m == 0 || n == 0 || k == 0)
+		return 0;
+	return m > limit / n || m * n > limit / k;
+}
+
+/* Bounds a layer's multiply-accumulates and the running total "*sum". */
+static dse_stat check_size(struct reader *rd, const tensil_layer *l,
+	int64_t *sum)
+{
+	int64_t m, n, k;
+
+	tensil_layer_gemm_dims(l, &m, &n, &k);
+	if (product_above(m, n, k, MAX_LAYER_MACS))
+		return fail(rd, 1, "layer '%s' has %lld x %lld x %lld "
+			"multiply-accumulates; at most 2^40 (%lld) per layer",
+			l->name, (long long) m, (long long) n, (long long) k,
+			(long long) MAX_LAYER_MACS);
+	*sum += tensil_layer_macs(l);
+	if (*sum > MAX_MODEL_MACS)
+		return fail(rd, 1, "the layers up to '%s' have more than 2^50 "
+			"(%lld) multiply-accumulates in all", l->name,
+			(long long) MAX_MODEL_MACS);
+	return dse_stat_ok;
+}
+
 /* Reads every row after the header into "m". */
 static dse_stat read_rows(struct reader *rd, const char *p, enum form form,
 	tensil_model *m)
 {
+	int64_t sum = 0;
+
 	while (*p) {
 		const char *e = p, *next;
 		struct row r;
@@ -290,6 +335,8 @@ static dse_stat read_rows(struct reader *rd, const char *p, enum form form,
 		why = tensil_layer_check(&l);
 		if (why)
 			return fail(rd, 1, "layer '%s': %s", l.name, why);
+		if (check_size(rd, &l, &sum) != dse_stat_ok)
+			return dse_stat_error;
 		if (tensil_model_add_layer(m, &l, rd->err) != dse_stat_ok)
 			return dse_stat_error;
 	}
@@ -341,6 +388,22 @@ tensil_model *tensil_model_parse_csv(const char *text, const char *file,
 	return m;
 }
 
+/* Reports the first NUL byte of text[0, len) at its line and column. */
+static void nul_error(const char *text, size_t len, const char *path,
+	dse_error *err)
+{
+	const char *nul = memchr(text, '\0', len), *c;
+	int line = 1, col = 1;
+
+	for (c = text; c < nul && line < INT_MAX && col < INT_MAX; c++, col++)
+		if (*c == '\n') {
+			line++;
+			col = 0;
+		}
+	dse_error_set_at(err, path, line, col, NULL,
+		"not a text file (NUL byte)");
+}
+
 tensil_model *tensil_model_read_csv(const char *path, dse_error *err)
 {
 	FILE *f;
@@ -357,6 +420,13 @@ tensil_model *tensil_model_read_csv(const char *path, dse_error *err)
 	for (;;) {
 		size_t got;
 
+		if (len > MAX_CSV_BYTES) {
+			free(text);
+			fclose(f);
+			dse_error_set_at(err, path, 1, 1, NULL, "larger than "
+				"16 MiB: not a layer list");
+			return NULL;
+		}
 		if (cap - len < 4096) {
 			char *grown = realloc(text, cap ? 2 * cap : 65536);
 
@@ -384,9 +454,8 @@ tensil_model *tensil_model_read_csv(const char *path, dse_error *err)
 	fclose(f);
 	text[len] = '\0';
 	if (memchr(text, '\0', len)) {
+		nul_error(text, len, path, err);
 		free(text);
-		dse_error_set_at(err, path, 1, 1, NULL,
-			"not a text file (NUL byte)");
 		return NULL;
 	}
 	m = tensil_model_parse_csv(text, path, err);

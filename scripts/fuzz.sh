@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of fuzz/ with clang-14 into build-fuzz/ and
+# fuzzes each for SECONDS seconds (default 60), one after the other, then
+# prints per target the executions, the rate, the coverage reached and
+# what it found.  Exits with status 1 when any target crashed, leaked,
+# timed out or ran out of memory; the input that did it is kept in
+# build-fuzz/fuzz-artifacts/<target>/ (copy it to fuzz/regressions/<target>/
+# once fixed, so that it is replayed from then on).
+#
+# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
+#   targets: cfg kernel mtx edges topology results (default: all)
+#
+# Inputs the fuzzer finds interesting go to build-fuzz/fuzz-corpus/<target>/
+# (kept between runs, so a second run starts where the first stopped); the
+# seeds in fuzz/corpus/ are only read.  clang-14 and its runtime libraries
+# are installed with apt-get when missing, as scripts/bootstrap.sh installs
+# the rest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+all=(cfg kernel mtx edges topology results)
+secs=60
+if [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+$ ]]; then
+	secs=$1
+	shift
+fi
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
+for t in "${targets[@]}"; do
+	if [[ ! " ${all[*]} " =~ " $t " ]]; then
+		echo "fuzz: unknown target '$t' (targets: ${all[*]})" >&2
+		exit 2
+	fi
+done
+
+packages=(clang-14 libclang-rt-14-dev)
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "fuzz: installing ${missing[*]}" >&2
+	sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+		--no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+dir=build-fuzz
+cmake -S . -B "$dir" -DCMAKE_C_COMPILER=clang-14 \
+	-DCMAKE_BUILD_TYPE=RelWithDebInfo -DDSE_FUZZ=ON >/dev/null
+cmake --build "$dir" -j"$(nproc)" \
+	$(printf -- '--target fuzz_%s ' "${targets[@]}") >/dev/null
+
+# Allocations above 1 GiB fail instead of succeeding: a corrupt size field
+# that asks for more must end in the code's out-of-memory error, which is
+# then exercised, rather than in the machine swapping.  Leaks are checked
+# after every input, but for one of isl's own (see fuzz/lsan.supp).  One
+# OpenMP thread: the machine is shared.
+export ASAN_OPTIONS=allocator_may_return_null=1:max_allocation_size_mb=1024:detect_leaks=1
+export LSAN_OPTIONS=suppressions=$PWD/fuzz/lsan.supp
+export UBSAN_OPTIONS=print_stacktrace=1
+export OMP_NUM_THREADS=1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+found=0
+summary=()
+for t in "${targets[@]}"; do
+	work="$dir/fuzz-corpus/$t"
+	art="$dir/fuzz-artifacts/$t"
+	log="$dir/fuzz-$t.log"
+	mkdir -p "$work" "$art"
+	seeds=(fuzz/corpus/$t)
+	[ -d fuzz/regressions/$t ] && seeds+=(fuzz/regressions/$t)
+	before=$(ls "$art" | wc -l)
+	echo "fuzz: $t for $secs s (log in $log)" >&2
+	status=0
+	"$dir/fuzz/fuzz_$t" -max_total_time="$secs" -timeout=30 \
+		-rss_limit_mb=3072 -print_final_stats=1 \
+		-artifact_prefix="$art/" "$work" "${seeds[@]}" \
+		>"$log" 2>&1 || status=$?
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+	cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)
+	ft=$(grep -oE 'ft: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)
+	# libFuzzer also keeps inputs slower than 10 s as slow-unit-*: they
+	# are reported, not counted as failures.
+	new=$(($(ls "$art" | wc -l) - before))
+	recent=""
+	[ "$new" -gt 0 ] && recent=$(ls -t "$art" | sed -n "1,${new}p")
+	kinds=$(sed -n 's/-.*//p' <<<"$recent" | sort | uniq -c |
+		awk '{printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2}')
+	bad=$(grep -c '^[a-z]' <<<"$recent" | tr -d ' ' || true)
+	bad=$((bad - $(grep -c '^slow-unit-' <<<"$recent" || true)))
+	if [ "$status" -ne 0 ] || [ "$bad" -gt 0 ]; then
+		found=1
+		what="FOUND ${kinds:-a failure (exit $status)}: see $log"
+	elif [ "$new" -gt 0 ]; then
+		what="0 crashes ($kinds)"
+	else
+		what="0 crashes"
+	fi
+	summary+=("$(printf '%-9s %10s runs  %7s/s  cov %6s  ft %6s  %s' "$t" \
+		"${runs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$what")")
+done
+
+echo "fuzz: $secs s per target"
+printf '  %s\n' "${summary[@]}"
+exit $found
