@@ -10,13 +10,13 @@
  *     and layer fusion (section 6.3, 6.4);
  *   - prepare: the values of n_pe, feat_rows and feat_cols; one
  *     fiber-shard partition (gnn_shards) per shard height n1 the compiler
- *     may choose for them (shard_heights: n1 is the compiler's choice,
- *     bounded by feat_rows), laid out in the compiler's edge order with
- *     the counts the models need, and one plan (gnn_plan) per (n1, n2 =
- *     feat_cols) pair, with the per-shard sums eval needs.  A partition
- *     takes about 12.2 bytes an edge (1.4 GB for the 116 M edges of the
- *     Reddit preset), so a sweep should ask for few n_pe and feat_rows
- *     values on large graphs.
+ *     may choose for them (gnn__ovl_shard_heights in overlay_prep.c: n1
+ *     is the compiler's choice, bounded by feat_rows), laid out in the
+ *     compiler's edge order with the counts the models need, and one
+ *     plan (gnn_plan) per (n1, n2 = feat_cols) pair, with the per-shard
+ *     sums eval needs.  A partition takes about 12.2 bytes an edge
+ *     (1.4 GB for the 116 M edges of the Reddit preset), so a sweep
+ *     should ask for few n_pe and feat_rows values on large graphs.
  *
  * The time of a design (T_LoH, section 8) is the sum over layers of the
  * layer's time (layers run one after the other, Algorithm 9) and a
@@ -55,8 +55,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ack.h"
-#include "family_internal.h"
+#include "overlay_internal.h"
+
 
 /* --- tables ---------------------------------------------------------------
  *
@@ -110,95 +110,7 @@ static const struct buffer_place {
 	int weight_in_uram, edge_in_uram, feature_in_uram;
 } place = { 0, 1, 1 };
 
-/* Knob ranges beyond which a point is SIM_BAD_KNOB. */
-static const struct knob_limits {
-	int max_pe;
-	int min_psys, max_psys;
-	double max_mhz;
-} limits = { 4096, 2, GNN__ACK_MAX_PSYS, 2000.0 };
-
-/* The knobs, in the order of gnn/family.c's overlay table (looked up by
- * name at alloc).
- */
-enum { K_PE = 0, K_PSYS, K_WROWS, K_EROWS, K_N1, K_N2, K_MHZ, K_GBPS,
-	N_KNOBS };
-static const char *const knob_names[N_KNOBS] = {
-	"n_pe", "p_sys", "weight_rows", "edge_rows", "feat_rows",
-	"feat_cols", "mhz", "dram_gbps"
-};
-
-/* The largest p_sys has log2 = 6. */
-#define N_PSYS 7
-
 /* --- the family object --------------------------------------------------- */
-
-/* The values a knob was prepared with. */
-struct values {
-	int64_t *v;
-	int n;
-};
-
-/* One partition (shard height n1) and its per-shard sums.  The nonempty
- * subshards are listed row by row: those of shard row i are entries
- * row_first[i] .. row_first[i + 1] - 1 of sub_col, sub_off, sub_edges.
- */
-struct ovl_part {
-	int64_t n1;
-	gnn_shards *shards;
-	int64_t count;		/* shards per side */
-	int64_t *rows;		/* vertices of each shard */
-	int64_t *row_edges;	/* edges of each shard row */
-	int64_t *row_src_rows;	/* source rows its nonempty subshards
-				 * load, summed (loaded_rows) */
-	int64_t *row_first;	/* count + 1 entries */
-	int64_t *sub_col, *sub_off, *sub_edges;
-	int32_t *sub_src, *sub_dst;	/* distinct sources and destinations
-					 * of each nonempty subshard: at most
-					 * n1, which prepare keeps in 32 bits */
-	int64_t n_sub;
-	struct gnn__ack_order ord;	/* the compiler's order and its
-					 * counts */
-	double *row_load;	/* per shard row and log2 p_sys: the SpDMM
-				 * loads of its subshards, summed */
-	struct gnn__ack_part view;	/* for the cycle models */
-};
-
-struct ovl_plan {
-	int part;
-	int64_t n2;
-	gnn_plan *plan;
-	int64_t max_blocks;	/* of one layer */
-};
-
-struct overlay {
-	gnn_model *model;	/* after the passes */
-	const gnn_graph *graph;
-	arch_board board;
-	arch_dtype dtype;
-	int knob[N_KNOBS];	/* index of each knob in a point */
-	double ops;
-	double rate[2][N_PSYS];	/* gnn__ack_random_rate per mode, p_sys */
-	int fill[2][N_PSYS];	/* pipeline depth per mode, p_sys */
-	int reduce;		/* the Reduce Unit's RAW window */
-	int n_parts, n_plans;
-	struct ovl_part *parts;
-	struct ovl_plan *plans;
-	struct values prepared[N_KNOBS];	/* n_pe, feat_rows, feat_cols */
-};
-
-static int log2_of(int64_t x)
-{
-	int k = 0;
-
-	while (k < 62 && ((int64_t) 1 << k) < x)
-		k++;
-	return ((int64_t) 1 << k) == x ? k : -1;
-}
-
-static int64_t cdiv(int64_t a, int64_t b)
-{
-	return (a + b - 1) / b;
-}
 
 static void part_clear(struct ovl_part *p)
 {
@@ -299,391 +211,6 @@ static void *overlay_alloc(const gnn_model *model, const gnn_graph *graph,
 	return o;
 }
 
-/* --- prepare ------------------------------------------------------------- */
-
-/* The per-shard sums and the list of nonempty subshards of a partition. */
-static dse_stat part_sums(struct ovl_part *p, int64_t n_vertices,
-	dse_error *err)
-{
-	int64_t c = p->count, i, j, n = 0;
-
-	p->rows = calloc((size_t) c, sizeof(int64_t));
-	p->row_edges = calloc((size_t) c, sizeof(int64_t));
-	p->row_src_rows = calloc((size_t) c, sizeof(int64_t));
-	p->row_first = calloc((size_t) c + 1, sizeof(int64_t));
-	if (!p->rows || !p->row_edges || !p->row_src_rows || !p->row_first)
-		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
-	for (i = 0; i < c; i++) {
-		p->rows[i] = i + 1 < c ? p->n1 : n_vertices - i * p->n1;
-		for (j = 0; j < c; j++)
-			n += gnn_shards_edges_in(p->shards, i, j) > 0;
-	}
-	p->n_sub = n;
-	p->sub_col = malloc((size_t) (n ? n : 1) * sizeof(int64_t));
-	p->sub_off = malloc((size_t) (n ? n : 1) * sizeof(int64_t));
-	p->sub_edges = malloc((size_t) (n ? n : 1) * sizeof(int64_t));
-	if (!p->sub_col || !p->sub_off || !p->sub_edges)
-		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
-	for (i = 0, n = 0; i < c; i++) {
-		p->row_first[i] = n;
-		for (j = 0; j < c; j++) {
-			int64_t e = gnn_shards_edges_in(p->shards, i, j);
-
-			if (!e)
-				continue;
-			p->sub_col[n] = j;
-			p->sub_off[n] = gnn_shards_offset(p->shards, i, j);
-			p->sub_edges[n++] = e;
-			p->row_edges[i] += e;
-		}
-	}
-	p->row_first[c] = n;
-	return dse_stat_ok;
-}
-
-/* The rows of a sub-fiber of "rows" rows that the Feature Buffer's data
- * loader fetches for a subshard whose edges touch "distinct" of them.
- *
- * A modelling choice: each buffer of a PE has a data loader that talks to
- * DDR (section 4.2), driven by the addresses of memory read instructions
- * (section 5.3.1); the model takes it for a DMA engine, and a gather of
- * whole rows (n2 features each) of a sparse subshard's distinct vertices
- * is what such an instruction can express, so such a subshard loads only
- * those rows rather than its whole sub-fiber; when they are all of its
- * rows, the sub-fiber goes in one stream.  Both move the same bytes a
- * row: the model's channel has no burst granularity (a row is charged its
- * n2 x dtype bytes either way), so the choice only fixes how many rows
- * are loaded.
- */
-static int64_t loaded_rows(int64_t distinct, int64_t rows)
-{
-	return distinct < rows ? distinct : rows;
-}
-
-/* The distinct sources and destinations of every nonempty subshard, one
- * pass over the edges with a stamp per row of a source and of a
- * destination shard, and the source rows each shard row loads.
- */
-static dse_stat sub_distinct(struct ovl_part *p, const gnn_graph *g,
-	dse_error *err)
-{
-	const uint32_t *src = gnn_graph_src(g), *dst = gnn_graph_dst(g);
-	const int64_t *order = gnn_shards_edges(p->shards);
-	int64_t n = p->n_sub ? p->n_sub : 1, i, s, e;
-	int64_t *seen = malloc((size_t) (2 * p->n1) * sizeof(int64_t));
-
-	p->sub_src = malloc((size_t) n * sizeof(int32_t));
-	p->sub_dst = malloc((size_t) n * sizeof(int32_t));
-	if (!seen || !p->sub_src || !p->sub_dst) {
-		free(seen);
-		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
-	}
-	for (e = 0; e < 2 * p->n1; e++)
-		seen[e] = -1;
-	for (i = 0; i < p->count; i++)
-		for (s = p->row_first[i]; s < p->row_first[i + 1]; s++) {
-			int64_t j = p->sub_col[s], ns = 0, nd = 0;
-
-			for (e = p->sub_off[s]; e < p->sub_off[s] +
-			     p->sub_edges[s]; e++) {
-				int64_t a = (int64_t) src[order[e]] - j * p->n1;
-				int64_t b = p->n1 + (int64_t) dst[order[e]] -
-					i * p->n1;
-
-				ns += seen[a] != s;
-				nd += seen[b] != s;
-				seen[a] = seen[b] = s;
-			}
-			p->sub_src[s] = (int32_t) ns;
-			p->sub_dst[s] = (int32_t) nd;
-			p->row_src_rows[i] += loaded_rows(ns, p->rows[j]);
-		}
-	free(seen);
-	return dse_stat_ok;
-}
-
-/* The SpDMM loads of every shard row: those of its subshards summed. */
-static void row_loads(struct ovl_part *p)
-{
-	int64_t i, s;
-	int lp;
-
-	for (i = 0; i < p->count; i++)
-		for (lp = 0; lp < GNN__ACK_N_PSYS; lp++) {
-			double x = 0;
-
-			for (s = p->row_first[i]; s < p->row_first[i + 1]; s++)
-				x += p->ord.sub_load[gnn__ack_load_at(s,
-					GNN__ACK_SPDMM, lp)];
-			p->row_load[i * GNN__ACK_N_PSYS + lp] = x;
-		}
-}
-
-/* The partition as the cycle models see it: the compiler's order of every
- * subshard (gnn/ack.h: destinations interleaved by rank), its rounds and
- * its loads.
- */
-static dse_stat part_view(struct ovl_part *p, const gnn_graph *g,
-	const arch_dtype *dtype, dse_error *err)
-{
-	struct gnn__ack_part *v = &p->view;
-
-	v->src = gnn_graph_src(g);
-	v->dst = gnn_graph_dst(g);
-	v->order = gnn_shards_edges(p->shards);
-	v->rows = p->count;
-	v->n_sub = p->n_sub;
-	v->n_edges = gnn_graph_n_edges(g);
-	v->n1 = p->n1;
-	v->row_first = p->row_first;
-	v->sub_off = p->sub_off;
-	v->sub_edges = p->sub_edges;
-	p->row_load = malloc((size_t) (p->count ? p->count : 1) *
-		GNN__ACK_N_PSYS * sizeof(double));
-	if (!p->row_load || !gnn__ack_order_build(v, dtype, &p->ord))
-		return dse_error_set(err, DSE_E_NOMEM, "gnn-overlay: out of "
-			"memory ordering the %lld edges of the partition of "
-			"shard height %lld (or a subshard of 2^32 edges or "
-			"more)", (long long) v->n_edges, (long long) p->n1);
-	row_loads(p);
-	return dse_stat_ok;
-}
-
-static int find_part(const struct overlay *o, int64_t n1)
-{
-	int i;
-
-	for (i = 0; i < o->n_parts; i++)
-		if (o->parts[i].n1 == n1)
-			return i;
-	return -1;
-}
-
-static dse_stat add_part(struct overlay *o, int64_t n1, dse_error *err)
-{
-	struct ovl_part *grown, *p;
-
-	if (find_part(o, n1) >= 0)
-		return dse_stat_ok;
-	grown = realloc(o->parts, (size_t) (o->n_parts + 1) * sizeof(*grown));
-	if (!grown)
-		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
-	o->parts = grown;
-	p = &o->parts[o->n_parts];
-	memset(p, 0, sizeof(*p));
-	p->n1 = n1;
-	p->shards = gnn_shards_alloc(o->graph, n1, err);
-	if (!p->shards)
-		return dse_stat_error;
-	p->count = gnn_shards_count(p->shards);
-	o->n_parts++;
-	if (part_sums(p, gnn_graph_n_vertices(o->graph), err) ||
-	    sub_distinct(p, o->graph, err) ||
-	    part_view(p, o->graph, &o->dtype, err))
-		return dse_stat_error;
-	return dse_stat_ok;
-}
-
-/* The shard heights n1 the compiler chooses from (section 6.5 leaves n1
- * to the compiler; the feature buffer's rows, feat_rows, bound it):
- *
- *   h_j = min(feat_rows, align x ceil(ceil(|V| / 2^j) / align)),
- *         j = 0, 1, ... while 2^j <= shards_per_pe x n_pe,
- *
- * each at least the height that keeps the shards per side at max_side;
- * the compiler takes the one its cost model (the analytic model) finds
- * fastest, the largest on a tie.
- *
- * Why a ladder and not one height.  The shard rows are the unit of the
- * Aggregate and Linear blocks and the PEs take a layer's blocks one at a
- * time: a graph that fits one buffer load leaves all but one PE idle, so
- * the compiler must be able to cut it into about shards_per_pe shards a
- * PE (two let the dynamic scheduler even out rows of unequal work).  But
- * cutting finer is not free: every extra shard side reloads the source
- * features once more and adds a pipeline fill per subshard, and the one
- * height ceil(|V| / (2 n_pe)) is slower with more PEs at times (b1 on a
- * 5,000-vertex R-MAT graph with 256-row buffers: 13 PEs get n1 = 256, 14
- * PEs n1 = 192 and 21% more cycles).  Choosing the best of a ladder that
- * only grows with n_pe keeps every height fewer PEs could use, so more
- * PEs are never slower for the compiler's choice.  The heights halve
- * from one to the next, so they are few (log2(2 n_pe) + 1, and those
- * above feat_rows are one), and they are multiples of 64, the widest ACK:
- * a multiple of every legal p_sys (a vertex's Feature Buffer bank is then
- * its index mod p_sys inside every shard) and independent of p_sys, so a
- * sweep over p_sys reuses the partitions.  max_side bounds the (count x
- * count) subshard table of gnn_shards (its own limit is 8192 a side,
- * gnn/graph.c).
- *
- * Memory: a partition holds gnn_shards' 8-byte edge numbers, the 4-byte
- * compiler's order, about 0.1 byte an edge of counts and 8 bytes a
- * nonempty subshard of distinct vertices (sub_distinct): 1.4 GB for the
- * 116 M edges of the Reddit preset, per distinct height.  The paper's
- * point (8 PEs, 16384 rows) needs two on Reddit (16384 and 14592), one on
- * Yelp and Amazon-Products (every rung is above 16384).
- */
-#define MAX_HEIGHTS 16
-
-static const struct shard_rule {
-	int shards_per_pe;
-	int align;
-	int64_t max_side;
-} rule = { 2, 64, 4096 };
-
-_Static_assert(4096 * 2 < (1 << (MAX_HEIGHTS - 1)), "limits.max_pe rungs");
-
-/* The ladder of heights for n_pe and feat_rows, distinct, largest first;
- * returns how many.
- */
-static int shard_heights(const struct overlay *o, int64_t n_pe,
-	int64_t feat_rows, int64_t *h)
-{
-	int64_t nv = gnn_graph_n_vertices(o->graph);
-	int64_t least = cdiv(cdiv(nv, rule.max_side), rule.align) * rule.align;
-	int n = 0, j;
-
-	for (j = 0; j < MAX_HEIGHTS && ((int64_t) 1 << j) <=
-	     rule.shards_per_pe * n_pe; j++) {
-		int64_t x = cdiv(cdiv(nv, (int64_t) 1 << j), rule.align) *
-			rule.align;
-
-		x = x < least ? least : x;
-		x = x < feat_rows ? x : feat_rows;
-		if (!n || h[n - 1] != x)
-			h[n++] = x;
-	}
-	return n;
-}
-
-static int has_value(const struct values *v, int64_t x)
-{
-	int i;
-
-	for (i = 0; i < v->n; i++)
-		if (v->v[i] == x)
-			return 1;
-	return 0;
-}
-
-static dse_stat add_value(struct values *v, int64_t x, dse_error *err)
-{
-	int64_t *grown;
-
-	if (has_value(v, x))
-		return dse_stat_ok;
-	grown = realloc(v->v, (size_t) (v->n + 1) * sizeof(*grown));
-	if (!grown)
-		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
-	v->v = grown;
-	v->v[v->n++] = x;
-	return dse_stat_ok;
-}
-
-static const struct ovl_plan *find_plan(const struct overlay *o, int64_t n1,
-	int64_t n2)
-{
-	int i;
-
-	for (i = 0; i < o->n_plans; i++)
-		if (o->plans[i].n2 == n2 && o->parts[o->plans[i].part].n1 == n1)
-			return &o->plans[i];
-	return NULL;
-}
-
-static dse_stat add_plan(struct overlay *o, int part, int64_t n2,
-	dse_error *err)
-{
-	struct ovl_plan *grown, *pl;
-	int l;
-
-	if (find_plan(o, o->parts[part].n1, n2))
-		return dse_stat_ok;
-	grown = realloc(o->plans, (size_t) (o->n_plans + 1) * sizeof(*grown));
-	if (!grown)
-		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
-	o->plans = grown;
-	pl = &o->plans[o->n_plans];
-	memset(pl, 0, sizeof(*pl));
-	pl->part = part;
-	pl->n2 = n2;
-	pl->plan = gnn_plan_alloc(o->model, o->parts[part].shards, n2, err);
-	if (!pl->plan)
-		return dse_stat_error;
-	o->n_plans++;
-	for (l = 0; l < gnn_model_n_layers(o->model); l++) {
-		int64_t first, count;
-
-		gnn_plan_layer_blocks(pl->plan, l, &first, &count);
-		if (count > pl->max_blocks)
-			pl->max_blocks = count;
-	}
-	return dse_stat_ok;
-}
-
-/* Builds the partition of every shard height the prepared values of
- * n_pe and feat_rows give (shard_heights), and the plan of every such
- * height with every prepared feat_cols, those not built yet.  Nothing
- * until each of the three knobs has a value.
- */
-static dse_stat build(struct overlay *o, dse_error *err)
-{
-	const struct values *pe = &o->prepared[K_PE];
-	const struct values *rows = &o->prepared[K_N1];
-	const struct values *cols = &o->prepared[K_N2];
-	int a, b;
-
-	for (a = 0; a < pe->n; a++)
-		for (b = 0; b < rows->n; b++) {
-			int64_t h[MAX_HEIGHTS];
-			int n = shard_heights(o, pe->v[a], rows->v[b], h), j, c;
-
-			for (j = 0; j < n; j++) {
-				int part = find_part(o, h[j]);
-
-				if (part < 0) {
-					if (add_part(o, h[j], err))
-						return dse_stat_error;
-					part = o->n_parts - 1;
-				}
-				for (c = 0; c < cols->n; c++)
-					if (add_plan(o, part, cols->v[c], err))
-						return dse_stat_error;
-			}
-		}
-	return dse_stat_ok;
-}
-
-/* Records the values of n_pe, feat_rows and feat_cols, the knobs the
- * shard height and the plans depend on, and builds what they need.  The
- * sweep prepares its knobs one after the other, so the partitions are
- * built once the last of the three has values, and again only for the
- * new combinations when one of them gets more.  n_pe values outside
- * 1..limits.max_pe are not recorded (such a point is SIM_BAD_KNOB
- * anyway).
- */
-static dse_stat overlay_prepare(void *self, int knob, const int64_t *values,
-	int n, dse_error *err)
-{
-	struct overlay *o = self;
-	int i, k;
-
-	for (k = 0; k < N_KNOBS && knob != o->knob[k]; k++)
-		;
-	if (k != K_PE && k != K_N1 && k != K_N2)
-		return dse_stat_ok;
-	for (i = 0; i < n; i++) {
-		if (k == K_PE) {
-			if (values[i] < 1 || values[i] > limits.max_pe)
-				continue;
-		} else if (values[i] < 1 || values[i] > INT32_MAX) {
-			return dse_error_set(err, DSE_E_INPUT, "gnn-overlay: "
-				"%s = %lld is not a positive 32-bit size",
-				knob_names[k], (long long) values[i]);
-		}
-		if (add_value(&o->prepared[k], values[i], err))
-			return dse_stat_error;
-	}
-	return build(o, err);
-}
 
 /* --- a design point ------------------------------------------------------ */
 
@@ -718,9 +245,9 @@ static int read_point(const struct overlay *o, const int32_t *knobs,
 	    v[K_WROWS] < 2 || v[K_EROWS] < 2 || v[K_N1] < 1 ||
 	    v[K_N2] < 1 || v[K_N1] % v[K_PSYS] || v[K_N2] % v[K_PSYS] ||
 	    v[K_MHZ] < 1 || v[K_MHZ] > limits.max_mhz || v[K_GBPS] < 1 ||
-	    !has_value(&o->prepared[K_PE], v[K_PE]) ||
-	    !has_value(&o->prepared[K_N1], v[K_N1]) ||
-	    !has_value(&o->prepared[K_N2], v[K_N2]))
+	    !gnn__ovl_has_value(&o->prepared[K_PE], v[K_PE]) ||
+	    !gnn__ovl_has_value(&o->prepared[K_N1], v[K_N1]) ||
+	    !gnn__ovl_has_value(&o->prepared[K_N2], v[K_N2]))
 		return SIM_BAD_KNOB;
 	/* The feature buffer's words must count in 64 bits. */
 	if (3.0 * v[K_N1] * (double) v[K_N2] > 9e18)
@@ -1193,20 +720,22 @@ static void set_time(const struct overlay *o, const struct point *pt,
 }
 
 /* The compiler's choice of shard height for "pt": the time of the design
- * with the plan of every height of the ladder (shard_heights), the
- * fastest kept in pt and t; with cycle-model figures ("src") only the
+ * with the plan of every height of the ladder (gnn__ovl_shard_heights),
+ * the fastest kept in pt and t; with cycle-model figures ("src") only the
  * plan they were run on.  Returns the status.
  */
 static int choose(const struct overlay *o, struct point *pt,
 	const struct ack_source *src, struct totals *t)
 {
 	int64_t h[MAX_HEIGHTS];
-	int n = shard_heights(o, pt->n_pe, pt->rows, h), i, st = SIM_BAD_KNOB;
+	int n = gnn__ovl_shard_heights(o, pt->n_pe, pt->rows, h), i;
+	int st = SIM_BAD_KNOB;
 	const struct ovl_plan *best = NULL;
 	struct totals tt;
 
 	for (i = 0; i < n; i++) {
-		const struct ovl_plan *pl = find_plan(o, h[i], pt->n2);
+		const struct ovl_plan *pl = gnn__ovl_find_plan(o, h[i],
+			pt->n2);
 
 		if (!pl || h[i] % pt->p || (src && src->pl && pl != src->pl))
 			continue;
@@ -1526,7 +1055,7 @@ static dse_stat overlay_simulate(const void *self, const int32_t *knobs,
 const struct gnn__family_ops gnn__overlay_ops = {
 	overlay_alloc,
 	overlay_free,
-	overlay_prepare,
+	gnn__ovl_prepare,
 	overlay_eval,
 	overlay_simulate,
 };

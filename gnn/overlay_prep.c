@@ -1,0 +1,379 @@
+/* gnn: the prepare step of the gnn-overlay family (gnn/overlay.c): the
+ * fiber-shard partitions of every shard height the prepared n_pe and
+ * feat_rows give, with the per-shard sums and the compiler's edge order
+ * the models read, and the plans of every such height with every
+ * prepared feat_cols.  gnn/overlay.c's opening comment describes what is
+ * built and why.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "overlay_internal.h"
+
+/* --- prepare ------------------------------------------------------------- */
+
+/* The per-shard sums and the list of nonempty subshards of a partition. */
+static dse_stat part_sums(struct ovl_part *p, int64_t n_vertices,
+	dse_error *err)
+{
+	int64_t c = p->count, i, j, n = 0;
+
+	p->rows = calloc((size_t) c, sizeof(int64_t));
+	p->row_edges = calloc((size_t) c, sizeof(int64_t));
+	p->row_src_rows = calloc((size_t) c, sizeof(int64_t));
+	p->row_first = calloc((size_t) c + 1, sizeof(int64_t));
+	if (!p->rows || !p->row_edges || !p->row_src_rows || !p->row_first)
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	for (i = 0; i < c; i++) {
+		p->rows[i] = i + 1 < c ? p->n1 : n_vertices - i * p->n1;
+		for (j = 0; j < c; j++)
+			n += gnn_shards_edges_in(p->shards, i, j) > 0;
+	}
+	p->n_sub = n;
+	p->sub_col = malloc((size_t) (n ? n : 1) * sizeof(int64_t));
+	p->sub_off = malloc((size_t) (n ? n : 1) * sizeof(int64_t));
+	p->sub_edges = malloc((size_t) (n ? n : 1) * sizeof(int64_t));
+	if (!p->sub_col || !p->sub_off || !p->sub_edges)
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	for (i = 0, n = 0; i < c; i++) {
+		p->row_first[i] = n;
+		for (j = 0; j < c; j++) {
+			int64_t e = gnn_shards_edges_in(p->shards, i, j);
+
+			if (!e)
+				continue;
+			p->sub_col[n] = j;
+			p->sub_off[n] = gnn_shards_offset(p->shards, i, j);
+			p->sub_edges[n++] = e;
+			p->row_edges[i] += e;
+		}
+	}
+	p->row_first[c] = n;
+	return dse_stat_ok;
+}
+
+
+/* The distinct sources and destinations of every nonempty subshard, one
+ * pass over the edges with a stamp per row of a source and of a
+ * destination shard, and the source rows each shard row loads.
+ */
+static dse_stat sub_distinct(struct ovl_part *p, const gnn_graph *g,
+	dse_error *err)
+{
+	const uint32_t *src = gnn_graph_src(g), *dst = gnn_graph_dst(g);
+	const int64_t *order = gnn_shards_edges(p->shards);
+	int64_t n = p->n_sub ? p->n_sub : 1, i, s, e;
+	int64_t *seen = malloc((size_t) (2 * p->n1) * sizeof(int64_t));
+
+	p->sub_src = malloc((size_t) n * sizeof(int32_t));
+	p->sub_dst = malloc((size_t) n * sizeof(int32_t));
+	if (!seen || !p->sub_src || !p->sub_dst) {
+		free(seen);
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	}
+	for (e = 0; e < 2 * p->n1; e++)
+		seen[e] = -1;
+	for (i = 0; i < p->count; i++)
+		for (s = p->row_first[i]; s < p->row_first[i + 1]; s++) {
+			int64_t j = p->sub_col[s], ns = 0, nd = 0;
+
+			for (e = p->sub_off[s]; e < p->sub_off[s] +
+			     p->sub_edges[s]; e++) {
+				int64_t a = (int64_t) src[order[e]] - j * p->n1;
+				int64_t b = p->n1 + (int64_t) dst[order[e]] -
+					i * p->n1;
+
+				ns += seen[a] != s;
+				nd += seen[b] != s;
+				seen[a] = seen[b] = s;
+			}
+			p->sub_src[s] = (int32_t) ns;
+			p->sub_dst[s] = (int32_t) nd;
+			p->row_src_rows[i] += loaded_rows(ns, p->rows[j]);
+		}
+	free(seen);
+	return dse_stat_ok;
+}
+
+/* The SpDMM loads of every shard row: those of its subshards summed. */
+static void row_loads(struct ovl_part *p)
+{
+	int64_t i, s;
+	int lp;
+
+	for (i = 0; i < p->count; i++)
+		for (lp = 0; lp < GNN__ACK_N_PSYS; lp++) {
+			double x = 0;
+
+			for (s = p->row_first[i]; s < p->row_first[i + 1]; s++)
+				x += p->ord.sub_load[gnn__ack_load_at(s,
+					GNN__ACK_SPDMM, lp)];
+			p->row_load[i * GNN__ACK_N_PSYS + lp] = x;
+		}
+}
+
+/* The partition as the cycle models see it: the compiler's order of every
+ * subshard (gnn/ack.h: destinations interleaved by rank), its rounds and
+ * its loads.
+ */
+static dse_stat part_view(struct ovl_part *p, const gnn_graph *g,
+	const arch_dtype *dtype, dse_error *err)
+{
+	struct gnn__ack_part *v = &p->view;
+
+	v->src = gnn_graph_src(g);
+	v->dst = gnn_graph_dst(g);
+	v->order = gnn_shards_edges(p->shards);
+	v->rows = p->count;
+	v->n_sub = p->n_sub;
+	v->n_edges = gnn_graph_n_edges(g);
+	v->n1 = p->n1;
+	v->row_first = p->row_first;
+	v->sub_off = p->sub_off;
+	v->sub_edges = p->sub_edges;
+	p->row_load = malloc((size_t) (p->count ? p->count : 1) *
+		GNN__ACK_N_PSYS * sizeof(double));
+	if (!p->row_load || !gnn__ack_order_build(v, dtype, &p->ord))
+		return dse_error_set(err, DSE_E_NOMEM, "gnn-overlay: out of "
+			"memory ordering the %lld edges of the partition of "
+			"shard height %lld (or a subshard of 2^32 edges or "
+			"more)", (long long) v->n_edges, (long long) p->n1);
+	row_loads(p);
+	return dse_stat_ok;
+}
+
+static int find_part(const struct overlay *o, int64_t n1)
+{
+	int i;
+
+	for (i = 0; i < o->n_parts; i++)
+		if (o->parts[i].n1 == n1)
+			return i;
+	return -1;
+}
+
+static dse_stat add_part(struct overlay *o, int64_t n1, dse_error *err)
+{
+	struct ovl_part *grown, *p;
+
+	if (find_part(o, n1) >= 0)
+		return dse_stat_ok;
+	grown = realloc(o->parts, (size_t) (o->n_parts + 1) * sizeof(*grown));
+	if (!grown)
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	o->parts = grown;
+	p = &o->parts[o->n_parts];
+	memset(p, 0, sizeof(*p));
+	p->n1 = n1;
+	p->shards = gnn_shards_alloc(o->graph, n1, err);
+	if (!p->shards)
+		return dse_stat_error;
+	p->count = gnn_shards_count(p->shards);
+	o->n_parts++;
+	if (part_sums(p, gnn_graph_n_vertices(o->graph), err) ||
+	    sub_distinct(p, o->graph, err) ||
+	    part_view(p, o->graph, &o->dtype, err))
+		return dse_stat_error;
+	return dse_stat_ok;
+}
+
+/* The shard heights n1 the compiler chooses from (section 6.5 leaves n1
+ * to the compiler; the feature buffer's rows, feat_rows, bound it):
+ *
+ *   h_j = min(feat_rows, align x ceil(ceil(|V| / 2^j) / align)),
+ *         j = 0, 1, ... while 2^j <= shards_per_pe x n_pe,
+ *
+ * each at least the height that keeps the shards per side at max_side;
+ * the compiler takes the one its cost model (the analytic model) finds
+ * fastest, the largest on a tie.
+ *
+ * Why a ladder and not one height.  The shard rows are the unit of the
+ * Aggregate and Linear blocks and the PEs take a layer's blocks one at a
+ * time: a graph that fits one buffer load leaves all but one PE idle, so
+ * the compiler must be able to cut it into about shards_per_pe shards a
+ * PE (two let the dynamic scheduler even out rows of unequal work).  But
+ * cutting finer is not free: every extra shard side reloads the source
+ * features once more and adds a pipeline fill per subshard, and the one
+ * height ceil(|V| / (2 n_pe)) is slower with more PEs at times (b1 on a
+ * 5,000-vertex R-MAT graph with 256-row buffers: 13 PEs get n1 = 256, 14
+ * PEs n1 = 192 and 21% more cycles).  Choosing the best of a ladder that
+ * only grows with n_pe keeps every height fewer PEs could use, so more
+ * PEs are never slower for the compiler's choice.  The heights halve
+ * from one to the next, so they are few (log2(2 n_pe) + 1, and those
+ * above feat_rows are one), and they are multiples of 64, the widest ACK:
+ * a multiple of every legal p_sys (a vertex's Feature Buffer bank is then
+ * its index mod p_sys inside every shard) and independent of p_sys, so a
+ * sweep over p_sys reuses the partitions.  max_side bounds the (count x
+ * count) subshard table of gnn_shards (its own limit is 8192 a side,
+ * gnn/graph.c).
+ *
+ * Memory: a partition holds gnn_shards' 8-byte edge numbers, the 4-byte
+ * compiler's order, about 0.1 byte an edge of counts and 8 bytes a
+ * nonempty subshard of distinct vertices (sub_distinct): 1.4 GB for the
+ * 116 M edges of the Reddit preset, per distinct height.  The paper's
+ * point (8 PEs, 16384 rows) needs two on Reddit (16384 and 14592), one on
+ * Yelp and Amazon-Products (every rung is above 16384).  MAX_HEIGHTS
+ * (gnn/overlay_internal.h) bounds the rungs of one ladder.
+ */
+static const struct shard_rule {
+	int shards_per_pe;
+	int align;
+	int64_t max_side;
+} rule = { 2, 64, 4096 };
+
+_Static_assert(4096 * 2 < (1 << (MAX_HEIGHTS - 1)), "limits.max_pe rungs");
+
+/* The ladder of heights for n_pe and feat_rows, distinct, largest first;
+ * returns how many.
+ */
+int gnn__ovl_shard_heights(const struct overlay *o, int64_t n_pe,
+	int64_t feat_rows, int64_t *h)
+{
+	int64_t nv = gnn_graph_n_vertices(o->graph);
+	int64_t least = cdiv(cdiv(nv, rule.max_side), rule.align) * rule.align;
+	int n = 0, j;
+
+	for (j = 0; j < MAX_HEIGHTS && ((int64_t) 1 << j) <=
+	     rule.shards_per_pe * n_pe; j++) {
+		int64_t x = cdiv(cdiv(nv, (int64_t) 1 << j), rule.align) *
+			rule.align;
+
+		x = x < least ? least : x;
+		x = x < feat_rows ? x : feat_rows;
+		if (!n || h[n - 1] != x)
+			h[n++] = x;
+	}
+	return n;
+}
+
+int gnn__ovl_has_value(const struct values *v, int64_t x)
+{
+	int i;
+
+	for (i = 0; i < v->n; i++)
+		if (v->v[i] == x)
+			return 1;
+	return 0;
+}
+
+static dse_stat add_value(struct values *v, int64_t x, dse_error *err)
+{
+	int64_t *grown;
+
+	if (gnn__ovl_has_value(v, x))
+		return dse_stat_ok;
+	grown = realloc(v->v, (size_t) (v->n + 1) * sizeof(*grown));
+	if (!grown)
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	v->v = grown;
+	v->v[v->n++] = x;
+	return dse_stat_ok;
+}
+
+const struct ovl_plan *gnn__ovl_find_plan(const struct overlay *o,
+	int64_t n1, int64_t n2)
+{
+	int i;
+
+	for (i = 0; i < o->n_plans; i++)
+		if (o->plans[i].n2 == n2 && o->parts[o->plans[i].part].n1 == n1)
+			return &o->plans[i];
+	return NULL;
+}
+
+static dse_stat add_plan(struct overlay *o, int part, int64_t n2,
+	dse_error *err)
+{
+	struct ovl_plan *grown, *pl;
+	int l;
+
+	if (gnn__ovl_find_plan(o, o->parts[part].n1, n2))
+		return dse_stat_ok;
+	grown = realloc(o->plans, (size_t) (o->n_plans + 1) * sizeof(*grown));
+	if (!grown)
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	o->plans = grown;
+	pl = &o->plans[o->n_plans];
+	memset(pl, 0, sizeof(*pl));
+	pl->part = part;
+	pl->n2 = n2;
+	pl->plan = gnn_plan_alloc(o->model, o->parts[part].shards, n2, err);
+	if (!pl->plan)
+		return dse_stat_error;
+	o->n_plans++;
+	for (l = 0; l < gnn_model_n_layers(o->model); l++) {
+		int64_t first, count;
+
+		gnn_plan_layer_blocks(pl->plan, l, &first, &count);
+		if (count > pl->max_blocks)
+			pl->max_blocks = count;
+	}
+	return dse_stat_ok;
+}
+
+/* Builds the partition of every shard height the prepared values of
+ * n_pe and feat_rows give (gnn__ovl_shard_heights), and the plan of every
+ * such height with every prepared feat_cols, those not built yet.  Nothing
+ * until each of the three knobs has a value.
+ */
+static dse_stat build(struct overlay *o, dse_error *err)
+{
+	const struct values *pe = &o->prepared[K_PE];
+	const struct values *rows = &o->prepared[K_N1];
+	const struct values *cols = &o->prepared[K_N2];
+	int a, b;
+
+	for (a = 0; a < pe->n; a++)
+		for (b = 0; b < rows->n; b++) {
+			int64_t h[MAX_HEIGHTS];
+			int n = gnn__ovl_shard_heights(o, pe->v[a], rows->v[b],
+				h), j, c;
+
+			for (j = 0; j < n; j++) {
+				int part = find_part(o, h[j]);
+
+				if (part < 0) {
+					if (add_part(o, h[j], err))
+						return dse_stat_error;
+					part = o->n_parts - 1;
+				}
+				for (c = 0; c < cols->n; c++)
+					if (add_plan(o, part, cols->v[c], err))
+						return dse_stat_error;
+			}
+		}
+	return dse_stat_ok;
+}
+
+/* Records the values of n_pe, feat_rows and feat_cols, the knobs the
+ * shard height and the plans depend on, and builds what they need.  The
+ * sweep prepares its knobs one after the other, so the partitions are
+ * built once the last of the three has values, and again only for the
+ * new combinations when one of them gets more.  n_pe values outside
+ * 1..limits.max_pe are not recorded (such a point is SIM_BAD_KNOB
+ * anyway).
+ */
+dse_stat gnn__ovl_prepare(void *self, int knob, const int64_t *values,
+	int n, dse_error *err)
+{
+	struct overlay *o = self;
+	int i, k;
+
+	for (k = 0; k < N_KNOBS && knob != o->knob[k]; k++)
+		;
+	if (k != K_PE && k != K_N1 && k != K_N2)
+		return dse_stat_ok;
+	for (i = 0; i < n; i++) {
+		if (k == K_PE) {
+			if (values[i] < 1 || values[i] > limits.max_pe)
+				continue;
+		} else if (values[i] < 1 || values[i] > INT32_MAX) {
+			return dse_error_set(err, DSE_E_INPUT, "gnn-overlay: "
+				"%s = %lld is not a positive 32-bit size",
+				knob_names[k], (long long) values[i]);
+		}
+		if (add_value(&o->prepared[k], values[i], err))
+			return dse_stat_error;
+	}
+	return build(o, err);
+}
