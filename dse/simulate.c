@@ -69,6 +69,27 @@ static void print_modules(const sim_cycle_report *rep, FILE *out)
 	}
 }
 
+/* The status and, for a legal design, its cycles, latency and
+ * throughput; returns whether the design is legal.
+ */
+static int print_timing(const dse_ctx *ctx, const struct run *r,
+	FILE *out)
+{
+	const sim_metrics *m = &r->rep.metrics;
+
+	if (m->status != SIM_OK) {
+		fprintf(out, "  %-14s illegal: %s\n", "status",
+			sim_status_name(m->status));
+		return 0;
+	}
+	fprintf(out, "  %-14s legal\n", "status");
+	print_cycles(r, out);
+	fprintf(out, "  %-14s %.6g ms\n", "latency", m->latency_s * 1e3);
+	fprintf(out, "  %-14s %.2f %s\n", "throughput", m->gops,
+		ctx->dtype->is_float ? "GFLOP/s" : "GOP/s");
+	return 1;
+}
+
 static void print_text(const dse_ctx *ctx, const dse_simulate_opts *opts,
 	const struct run *r, FILE *out)
 {
@@ -81,16 +102,8 @@ static void print_text(const dse_ctx *ctx, const dse_simulate_opts *opts,
 	fprintf(out, "  %-14s %s, double buffering %s\n", "I/O network",
 		dse_net_name(r->d.io_network), r->d.double_buffer ?
 		"on" : "off");
-	if (m->status != SIM_OK) {
-		fprintf(out, "  %-14s illegal: %s\n", "status",
-			sim_status_name(m->status));
+	if (!print_timing(ctx, r, out))
 		return;
-	}
-	fprintf(out, "  %-14s legal\n", "status");
-	print_cycles(r, out);
-	fprintf(out, "  %-14s %.6g ms\n", "latency", m->latency_s * 1e3);
-	fprintf(out, "  %-14s %.2f %s\n", "throughput", m->gops,
-		ctx->dtype->is_float ? "GFLOP/s" : "GOP/s");
 	fprintf(out, "  %-14s %d x %d (%lld PEs)\n", "PE array", m->pe_rows,
 		m->pe_cols, (long long) m->n_pe);
 	fprintf(out, "  %-14s %.1f%%\n", "PE utilisation",
@@ -287,16 +300,8 @@ static void workload_print_text(const dse_ctx *ctx, const dse_simulate_opts *o,
 			ctx->tmpl.kernel, ctx->board.name,
 			dse_workload_family(ctx), mode_title(o->mode));
 	fprintf(out, "  %-14s %s\n", "design", r->d.sa);
-	if (m->status != SIM_OK) {
-		fprintf(out, "  %-14s illegal: %s\n", "status",
-			sim_status_name(m->status));
+	if (!print_timing(ctx, r, out))
 		return;
-	}
-	fprintf(out, "  %-14s legal\n", "status");
-	print_cycles(r, out);
-	fprintf(out, "  %-14s %.6g ms\n", "latency", m->latency_s * 1e3);
-	fprintf(out, "  %-14s %.2f %s\n", "throughput", m->gops,
-		ctx->dtype->is_float ? "GFLOP/s" : "GOP/s");
 	fprintf(out, "  %-14s %lld\n", "PEs", (long long) m->n_pe);
 	fprintf(out, "  %-14s %.1f%%\n", "PE utilisation",
 		100.0 * r->rep.pe_utilisation);
