@@ -286,35 +286,49 @@ bad:
 	return NULL;
 }
 
+/* The path of a file the config names: as given when absolute, else
+ * relative to the config file's folder.
+ */
+static void config_path(const dse_ctx *ctx, const char *name, char *path,
+	size_t size)
+{
+	const char *cfg = dse_cfg_file(ctx->cfg);
+	const char *slash = strrchr(cfg, '/');
+
+	if (name[0] == '/' || !slash)
+		snprintf(path, size, "%s", name);
+	else
+		snprintf(path, size, "%.*s/%s", (int) (slash - cfg), cfg, name);
+}
+
+/* A file the config names and that cannot be opened is the config's
+ * mistake: the error moves to the key.  Errors inside the file keep the
+ * file's own line.
+ */
+static void unreadable_at(const dse_ctx *ctx, const char *key,
+	const char *what, dse_error *err)
+{
+	char msg[DSE_ERROR_MSG_LEN];
+
+	if (!err || err->code != DSE_E_IO || err->line)
+		return;
+	snprintf(msg, sizeof(msg), "%s", err->msg);
+	wl_error(ctx, "workload", key, -1, err, "cannot read the %s: %s",
+		what, msg);
+}
+
 /* Reads a graph file named relative to the config's folder. */
 static gnn_graph *graph_file(const dse_ctx *ctx, const char *name,
 	dse_error *err)
 {
-	const char *cfg = dse_cfg_file(ctx->cfg);
-	const char *slash = strrchr(cfg, '/');
 	char path[DSE_PATH_LEN];
+	gnn_graph *g;
 
-	if (name[0] == '/' || !slash)
-		snprintf(path, sizeof(path), "%s", name);
-	else
-		snprintf(path, sizeof(path), "%.*s/%s", (int) (slash - cfg),
-			cfg, name);
-	{
-		gnn_graph *g = gnn_graph_read(path, err);
-
-		/* A file that cannot be opened is the config's mistake:
-		 * it names the key.  Errors inside the file keep the file's
-		 * own line.
-		 */
-		if (!g && err && err->code == DSE_E_IO && !err->line) {
-			char msg[DSE_ERROR_MSG_LEN];
-
-			snprintf(msg, sizeof(msg), "%s", err->msg);
-			wl_error(ctx, "workload", "graph", -1, err,
-				"cannot read the graph: %s", msg);
-		}
-		return g;
-	}
+	config_path(ctx, name, path, sizeof(path));
+	g = gnn_graph_read(path, err);
+	if (!g)
+		unreadable_at(ctx, "graph", "graph", err);
+	return g;
 }
 
 /* The graph of [workload] graph, and the preset it is when it is one. */
@@ -535,23 +549,12 @@ static tensil_model *load_network(const dse_ctx *ctx, dse_error *err)
 		return NULL;
 	}
 	if (topo) {
-		const char *cfg = dse_cfg_file(ctx->cfg);
-		const char *slash = strrchr(cfg, '/');
 		char path[DSE_PATH_LEN];
 
-		if (topo[0] == '/' || !slash)
-			snprintf(path, sizeof(path), "%s", topo);
-		else
-			snprintf(path, sizeof(path), "%.*s/%s",
-				(int) (slash - cfg), cfg, topo);
+		config_path(ctx, topo, path, sizeof(path));
 		m = tensil_model_read_csv(path, err);
-		if (!m && err && err->code == DSE_E_IO && !err->line) {
-			char msg[DSE_ERROR_MSG_LEN];
-
-			snprintf(msg, sizeof(msg), "%s", err->msg);
-			wl_error(ctx, "workload", "topology", -1, err,
-				"cannot read the topology: %s", msg);
-		}
+		if (!m)
+			unreadable_at(ctx, "topology", "topology", err);
 		return m;
 	}
 	m = tensil_model_builtin(name, err);
