@@ -143,6 +143,23 @@ static void json_modules(const sim_cycle_report *rep, FILE *out)
 	fputc(']', out);
 }
 
+/* The cycles with their interval, the tiles simulated, latency and
+ * throughput, as JSON members.
+ */
+static void json_timing(const sim_cycle_report *rep, FILE *out)
+{
+	const sim_metrics *m = &rep->metrics;
+
+	dse_json_i64(out, "cycles", (long long) m->cycles);
+	dse_json_f64(out, "cycles_low", rep->cycles_low);
+	dse_json_f64(out, "cycles_high", rep->cycles_high);
+	dse_json_i64(out, "tiles", (long long) rep->tiles);
+	dse_json_i64(out, "tiles_simulated", (long long) rep->tiles_simulated);
+	dse_json_f64(out, "fraction", rep->fraction);
+	dse_json_f64(out, "latency_s", m->latency_s);
+	dse_json_f64(out, "gops", m->gops);
+}
+
 static void print_json(const dse_ctx *ctx, const dse_simulate_opts *opts,
 	const struct run *r, FILE *out)
 {
@@ -161,14 +178,7 @@ static void print_json(const dse_ctx *ctx, const dse_simulate_opts *opts,
 		sim_status_name(m->status));
 	dse_json_i64(out, "status_code", m->status);
 	dse_json_i64(out, "seed", (long long) r->co.seed);
-	dse_json_i64(out, "cycles", (long long) m->cycles);
-	dse_json_f64(out, "cycles_low", rep->cycles_low);
-	dse_json_f64(out, "cycles_high", rep->cycles_high);
-	dse_json_i64(out, "tiles", (long long) rep->tiles);
-	dse_json_i64(out, "tiles_simulated", (long long) rep->tiles_simulated);
-	dse_json_f64(out, "fraction", rep->fraction);
-	dse_json_f64(out, "latency_s", m->latency_s);
-	dse_json_f64(out, "gops", m->gops);
+	json_timing(rep, out);
 	dse_json_f64(out, "mhz", m->mhz);
 	dse_json_f64(out, "pe_utilisation", rep->pe_utilisation);
 	dse_json_f64(out, "dram_gbps", rep->dram_gbps);
@@ -331,14 +341,7 @@ static void workload_print_json(const dse_ctx *ctx, const dse_simulate_opts *o,
 	dse_json_str(out, "model", sim_model_kind_name(rep->model));
 	dse_json_str(out, "status", m->status == SIM_OK ? "ok" :
 		sim_status_name(m->status));
-	dse_json_i64(out, "cycles", (long long) m->cycles);
-	dse_json_f64(out, "cycles_low", rep->cycles_low);
-	dse_json_f64(out, "cycles_high", rep->cycles_high);
-	dse_json_i64(out, "tiles", (long long) rep->tiles);
-	dse_json_i64(out, "tiles_simulated", (long long) rep->tiles_simulated);
-	dse_json_f64(out, "fraction", rep->fraction);
-	dse_json_f64(out, "latency_s", m->latency_s);
-	dse_json_f64(out, "gops", m->gops);
+	json_timing(rep, out);
 	dse_json_i64(out, "n_pe", m->n_pe);
 	dse_json_i64(out, "dsp", m->dsp);
 	dse_json_i64(out, "bram18k", m->bram18k);
