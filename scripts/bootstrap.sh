@@ -5,22 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential cmake pkg-config libisl-dev libopenmpi-dev
-	openmpi-bin libhdf5-dev hdf5-tools libcmocka-dev python3-h5py)
-
-missing=()
-for p in "${packages[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-		missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-	echo "bootstrap: installing ${missing[*]}" >&2
-	sudo=""
-	[ "$(id -u)" -eq 0 ] || sudo=sudo
-	$sudo apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
-		--no-install-recommends "${missing[@]}" >/dev/null
-fi
+. scripts/install-missing.sh
+install_missing bootstrap build-essential cmake pkg-config libisl-dev \
+	libopenmpi-dev openmpi-bin libhdf5-dev hdf5-tools libcmocka-dev \
+	python3-h5py
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
 cmake --build build -j"$(nproc)" >/dev/null

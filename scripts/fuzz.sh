@@ -33,20 +33,8 @@ for t in "${targets[@]}"; do
 	fi
 done
 
-packages=(clang-14 libclang-rt-14-dev)
-missing=()
-for p in "${packages[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-		missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-	echo "fuzz: installing ${missing[*]}" >&2
-	sudo=""
-	[ "$(id -u)" -eq 0 ] || sudo=sudo
-	$sudo apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
-		--no-install-recommends "${missing[@]}" >/dev/null
-fi
+. scripts/install-missing.sh
+install_missing fuzz clang-14 libclang-rt-14-dev
 
 dir=build-fuzz
 cmake -S . -B "$dir" -DCMAKE_C_COMPILER=clang-14 \
