@@ -579,7 +579,7 @@ static dse_stat list_vertex(struct reader *r, const struct tok *t,
 static dse_stat list_entry(struct reader *r, struct edges *e, int64_t *nv)
 {
 	size_t pos = 0;
-	uint32_t s, d;
+	uint32_t s = 0, d = 0;
 	double w = 1.0;
 	struct tok t;
 
