@@ -14,6 +14,7 @@
 #ifndef SEARCH_SEARCH_H
 #define SEARCH_SEARCH_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,6 +54,25 @@ uint64_t search_space_size(const search_space *space);
  */
 void search_space_decode(const search_space *space, uint64_t idx,
 	int32_t *knobs);
+/* The index of knob values "knobs"; UINT64_MAX when a value is not in its
+ * knob's list.
+ */
+uint64_t search_space_encode(const search_space *space, const int32_t *knobs);
+
+/* Tiling chains, which the genetic strategy's operators work on.  Knobs
+ * that tile the same loop form a chain: "chain" (>= 0) names it, "level"
+ * orders it from the outermost tile (0) inwards, and "top" is the loop's
+ * trip count.  A legal point's values along a chain divide one another:
+ * top >= level 0 >= level 1 ..., each a multiple of the next.  Knobs
+ * without a chain (chain -1, the default) are plain choices.
+ */
+dse_stat search_space_set_chain(search_space *space, int k, int chain,
+	int level, int64_t top, dse_error *err);
+/* Knob k's chain (-1: none); its level and top when "level"/"top" are not
+ * NULL.
+ */
+int search_space_knob_chain(const search_space *space, int k, int *level,
+	int64_t *top);
 
 /* --- one evaluated point and fronts ------------------------------------ */
 
@@ -95,6 +115,71 @@ void search_front_sort(search_front *front);
 size_t search_front_size(const search_front *front);
 const search_point *search_front_at(const search_front *front, size_t i);
 
+/* The hypervolume of "front": the measure of the region of objective
+ * space its points dominate inside the box [lo, ref], as a fraction of the
+ * box's volume (0..1).  Every objective is taken as minimised: a
+ * maximised metric's value v counts as 1/v (see search_objective_value);
+ * lo and ref hold n_obj values in that form.  Points outside the box add
+ * only their part inside it.  Exact for 1-3 objectives; for more, a Monte
+ * Carlo estimate with a fixed seed (so the same front gives the same
+ * figure).  NaN when a box side is empty or not finite.
+ */
+double search_front_hypervolume(const search_front *front, const double *lo,
+	const double *ref);
+/* Objective j of "p" as the hypervolume takes it: the metric for a
+ * minimised one, its reciprocal for a maximised one.
+ */
+double search_objective_value(const search_front *front,
+	const search_point *p, int j);
+
+/* --- the cloud: a bounded, deterministic sample of evaluated points ----- */
+
+/* The cloud keeps, of all points offered, the "max" with the smallest hash
+ * of their index (a bottom-k sketch).  Which points survive does not
+ * depend on the order of offers or on how they were split and merged, so
+ * the cloud, like the front, is the same for any number of ranks and
+ * threads, and its memory is bounded by "max".
+ */
+typedef struct search_cloud search_cloud;
+search_cloud *search_cloud_alloc(size_t max);
+search_cloud *search_cloud_free(search_cloud *cloud);
+/* Offers a point; 1 kept, 0 not kept (or already there), -1 out of
+ * memory.
+ */
+int search_cloud_add(search_cloud *cloud, const search_point *p);
+dse_stat search_cloud_merge(search_cloud *cloud, const search_cloud *other,
+	dse_error *err);
+/* Sorts the points by index. */
+void search_cloud_sort(search_cloud *cloud);
+size_t search_cloud_size(const search_cloud *cloud);
+const search_point *search_cloud_at(const search_cloud *cloud, size_t i);
+
+/* --- strategies -------------------------------------------------------- */
+
+enum search_strategy {
+	SEARCH_EXHAUSTIVE = 0,	/* every point, pruned by resource bounds */
+	SEARCH_RANDOM,		/* uniform samples of the index range */
+	SEARCH_GENETIC,		/* NSGA-II on islands */
+	SEARCH_ANNEAL,		/* simulated annealing on islands */
+	SEARCH_N_STRATEGIES
+};
+/* "exhaustive", "random", "genetic", "anneal". */
+const char *search_strategy_name(int strategy);
+/* The strategy called "name"; -1 when there is none. */
+int search_strategy_find(const char *name);
+
+/* Defaults of the heuristic strategies' options (0 in search_options). */
+#define SEARCH_DEFAULT_ISLANDS 8
+#define SEARCH_DEFAULT_POPULATION 64
+#define SEARCH_DEFAULT_MIGRATE_EVERY 10
+#define SEARCH_DEFAULT_MIGRANTS 4
+/* The default budget: this fraction of the space, clamped to
+ * [min(space, SEARCH_MIN_BUDGET), SEARCH_MAX_DEFAULT_BUDGET].
+ */
+#define SEARCH_DEFAULT_BUDGET_FRACTION 0.05
+#define SEARCH_MIN_BUDGET 2000
+#define SEARCH_MAX_DEFAULT_BUDGET 1000000
+
 /* --- the run ----------------------------------------------------------- */
 
 typedef struct search_constraint {
@@ -112,7 +197,35 @@ typedef struct search_progress {
 	size_t front_size;	/* largest thread front on rank 0; the
 				 * merged front at the last call */
 	double seconds;
+	int strategy;		/* enum search_strategy */
+	/* The hypervolume of the merged front at the last synchronisation,
+	 * in the box from 0 to a reference point fixed at the first
+	 * synchronisation with a non-empty front (each objective's worst
+	 * front value times 2); it only grows as the front improves.  NaN
+	 * before it is known.
+	 */
+	double hypervolume;
+	uint64_t generation;	/* heuristic strategies; 0 otherwise */
 } search_progress;
+
+/* What a checkpoint hands its writer (on root): the search's whole state
+ * as opaque, self-checking bytes, and the figures so far for the user.
+ */
+typedef struct search_checkpoint {
+	const void *state;
+	size_t size;
+	const search_front *front;	/* the merged front so far */
+	uint64_t evaluated;	/* over all ranks */
+	uint64_t valid;
+	uint64_t total;		/* the points or the budget to reach */
+	double seconds;		/* search time so far, resumed runs included */
+	int final;		/* 1: the last one, written because the
+				 * search was stopped */
+} search_checkpoint;
+
+/* Writes a checkpoint; a failure ends the search with that error. */
+typedef dse_stat (*search_checkpoint_fn)(const search_checkpoint *cp,
+	void *user, dse_error *err);
 
 typedef void (*search_progress_fn)(const search_progress *p, void *user);
 
@@ -134,8 +247,55 @@ typedef struct search_options {
 	int model;		/* enum sim_model_kind: analytic or sampled */
 	double band;		/* e.g. 0.1: within 10% of the front */
 	size_t band_max;	/* 0: SEARCH_DEFAULT_BAND_MAX */
-	uint64_t seed;		/* with the point index, the sample seed */
+	uint64_t seed;		/* with the point index, the sample seed;
+				 * the islands' seeds derive from it */
 	sim_cycle_opts cycle;	/* fifo depth, samples, ...; seed ignored */
+
+	/* The strategy (enum search_strategy) and its budgets.  "budget"
+	 * counts evaluations over all islands (0: the default above);
+	 * "budget_seconds" (0: none) stops the search at the first
+	 * synchronisation after it, which makes the front depend on the
+	 * machine's speed.  Exhaustive search takes neither.
+	 */
+	int strategy;
+	uint64_t budget;
+	double budget_seconds;
+	/* Islands of the heuristic strategies (0: the defaults above).  The
+	 * islands, not the ranks or threads, are the unit of work: island i
+	 * has its own seed derived from "seed" and i and runs on rank
+	 * i mod P, so the front does not depend on P or on the threads.
+	 * Every "migrate_every" generations (annealing: that many times
+	 * "population" steps) island i receives the "migrants" best points
+	 * of island i - 1 (mod islands).
+	 */
+	int islands;
+	int population;
+	int migrate_every;
+	int migrants;
+	/* Simulated annealing minimises a weighted sum of the logarithms of
+	 * the objectives; with every weight 0 island i takes its own
+	 * weights, spread evenly over the simplex, so the islands together
+	 * cover the whole front.
+	 */
+	double weights[SEARCH_MAX_OBJECTIVES];
+
+	/* Checkpoints: every "checkpoint_interval" seconds (0: never) root
+	 * calls "checkpoint" with the state at a synchronisation point.
+	 * "resume" (NULL: a fresh start; the same bytes on every rank)
+	 * continues from such a state, which must come from the same
+	 * space, strategy, objectives and seed.  When *stop becomes
+	 * non-zero on any rank (a signal handler sets it) the search stops
+	 * at its next synchronisation, writes a final checkpoint and
+	 * returns with result->interrupted set.
+	 */
+	double checkpoint_interval;
+	search_checkpoint_fn checkpoint;
+	void *checkpoint_user;
+	const void *resume;
+	size_t resume_size;
+	const volatile sig_atomic_t *stop;
+
+	size_t cloud_max;	/* points kept in result->cloud; 0: none */
 } search_options;
 
 #define SEARCH_DEFAULT_BAND_MAX 10000
@@ -155,6 +315,17 @@ typedef struct search_result {
 	uint64_t resim_dropped;	/* illegal or over a constraint once
 				 * re-evaluated */
 	double resim_seconds;	/* wall time of the second stage */
+	int strategy;		/* enum search_strategy */
+	uint64_t pruned;	/* exhaustive: points skipped because a
+				 * resource bound already broke a
+				 * constraint (counted in over_constraint,
+				 * not in evaluated) */
+	uint64_t generations;	/* heuristic strategies */
+	int islands;
+	int interrupted;	/* stopped by opt->stop; the front is the
+				 * front so far */
+	int resumed;		/* started from opt->resume */
+	search_cloud *cloud;	/* on root when opt->cloud_max > 0 */
 } search_result;
 
 /* Explores every point of "space" with the analytic model, then, when
@@ -181,6 +352,14 @@ typedef struct search_evaluator {
 	dse_stat (*simulate)(const void *model, const int32_t *knobs,
 		int kind, const sim_cycle_opts *opt, sim_cycle_report *out,
 		dse_error *err);
+	/* Optional (NULL: none): lower bounds of the resource metrics
+	 * (dsp, bram18k, uram, lut, ff; the others left 0), much cheaper
+	 * than "eval".  The exhaustive sweep skips a point whose bound
+	 * already breaks a constraint; a bound never above the metric
+	 * "eval" gives keeps the front exactly as it was.
+	 */
+	void (*bound)(const void *model, const int32_t *knobs,
+		sim_metrics *lower);
 } search_evaluator;
 
 /* The evaluator of a systolic array's sim_model. */
@@ -190,6 +369,27 @@ search_evaluator search_evaluator_sim(const sim_model *model);
 dse_stat search_exhaustive_with(const search_space *space,
 	const search_evaluator *ev, const search_options *opt, MPI_Comm comm,
 	search_result *result, dse_error *err);
+
+/* Runs opt->strategy: search_exhaustive_with, or the heuristic strategy
+ * on its islands; a heuristic strategy's front, too, goes through the
+ * second stage when opt->model is SIM_MODEL_SAMPLED.  Collective over
+ * "comm".  The caller frees result->front and result->cloud.
+ */
+dse_stat search_run(const search_space *space, const search_evaluator *ev,
+	const search_options *opt, MPI_Comm comm, search_result *result,
+	dse_error *err);
+
+/* Checks that "state" (a checkpoint's bytes) is intact and was made by a
+ * search of this space, strategy, objectives and seed: an input error
+ * saying what differs (or that the bytes are corrupt or truncated)
+ * otherwise.  Not collective.
+ */
+dse_stat search_state_check(const search_space *space,
+	const search_options *opt, const void *state, size_t size,
+	dse_error *err);
+
+/* Whether a legal point's metrics are within opt's constraints. */
+int search_feasible(const search_options *opt, const sim_metrics *m);
 
 /* The seed of the sampled cycle model for the point of index "index" of
  * a search seeded with "seed": a mix of both, so that the sample of a point

@@ -43,4 +43,100 @@ dse_stat search__resimulate(const search_front *band, search_front *front,
 	const search_evaluator *ev, const search_options *opt, MPI_Comm comm,
 	search_result *result, dse_error *err);
 
+/* --- synchronisation points (sync.c) ------------------------------------
+ *
+ * Every strategy stops at synchronisation points: the exhaustive sweep
+ * between epochs of blocks, the heuristic ones at migrations.  There root
+ * decides, and every rank learns, whether to stop (opt->stop set on any
+ * rank, or the time budget spent) and whether a checkpoint is due.
+ */
+typedef struct search__clock {
+	double t0;		/* when this run started (MPI_Wtime) */
+	double before;		/* search seconds of the runs resumed from */
+	double next_checkpoint;
+} search__clock;
+
+void search__clock_start(search__clock *c, const search_options *opt,
+	double before);
+/* Seconds searched so far, earlier runs included. */
+double search__clock_seconds(const search__clock *c);
+/* Collective.  *stop: 1 when a signal asked to stop (the caller writes a
+ * final checkpoint), 2 when the time budget is spent; *checkpoint: 1 when
+ * a checkpoint is due (always with *stop == 1).
+ */
+dse_stat search__sync(search__clock *c, const search_options *opt,
+	MPI_Comm comm, int *stop, int *checkpoint, dse_error *err);
+/* Gathers every rank's bytes on root, concatenated in rank order; *all
+ * (malloc'd, root only) and *sizes (one per rank, root only) are the
+ * caller's to free.  Collective.
+ */
+dse_stat search__gather_bytes(const void *mine, size_t n, MPI_Comm comm,
+	void **all, size_t **sizes, dse_error *err);
+/* Broadcasts root's bytes: on root *data/*n are its own, elsewhere they
+ * receive a malloc'd copy.  Collective.
+ */
+dse_stat search__bcast_bytes(void **data, size_t *n, MPI_Comm comm,
+	dse_error *err);
+
+/* --- checkpoint state (state.c) -----------------------------------------
+ *
+ * A state is a header (magic, format version, the size of a search_point,
+ * strategy, knob count and space size, seed, objectives, payload length
+ * and an FNV-1a 64-bit checksum of the payload) and a payload the strategy
+ * writes with the functions below.  Points travel as raw bytes: a state is
+ * read back only by the same build of the tool, which the header checks.
+ */
+typedef struct search__buf {
+	unsigned char *p;
+	size_t n;
+	size_t cap;
+	int failed;		/* out of memory: every later put is a no-op */
+} search__buf;
+
+void search__put(search__buf *b, const void *data, size_t n);
+void search__put_u64(search__buf *b, uint64_t v);
+void search__put_f64(search__buf *b, double v);
+void search__put_front(search__buf *b, const search_front *front);
+void search__put_cloud(search__buf *b, const search_cloud *cloud);
+void search__buf_clear(search__buf *b);
+
+typedef struct search__reader {
+	const unsigned char *p;
+	size_t n;
+	size_t off;
+	int failed;		/* read past the end: every later get fails */
+} search__reader;
+
+int search__get(search__reader *r, void *out, size_t n);	/* 0 / -1 */
+int search__get_u64(search__reader *r, uint64_t *v);
+int search__get_f64(search__reader *r, double *v);
+/* Adds the points read to "front" / "cloud". */
+int search__get_front(search__reader *r, search_front *front);
+int search__get_cloud(search__reader *r, search_cloud *cloud);
+
+/* Frames "payload" with the header for opt and space into "out". */
+dse_stat search__state_frame(const search_space *space,
+	const search_options *opt, const search__buf *payload,
+	search__buf *out, dse_error *err);
+/* Checks a framed state (as search_state_check) and points "payload" at
+ * its payload.
+ */
+dse_stat search__state_open(const search_space *space,
+	const search_options *opt, const void *state, size_t size,
+	search__reader *payload, dse_error *err);
+
+/* Root's merged "*front" (a band when opt->model is SIM_MODEL_SAMPLED),
+ * cut to opt->band_max points, re-evaluated with the sampled cycle model
+ * over every rank and thread; *front is replaced by the new front on
+ * root.  Fills result's two-stage counters.  Collective.
+ */
+dse_stat search__second_stage(search_front **front,
+	const search_evaluator *ev, const search_options *opt, MPI_Comm comm,
+	search_result *result, dse_error *err);
+
+/* The heuristic strategies on their islands (islands.c). */
+dse_stat search__heuristic(const search_space *space,
+	const search_evaluator *ev, const search_options *opt, MPI_Comm comm,
+	search_result *result, dse_error *err);
+
 #endif
