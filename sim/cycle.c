@@ -96,6 +96,19 @@ static inline int64_t cycle_at(double t)
 	return (int64_t) ceil(t - 1e-6);
 }
 
+/* cycle_at without the call into libm (the truncation, plus one when it
+ * fell below: exact for every time an int64_t holds), for the sampled
+ * model's burst loops, whose values would not stay in registers across
+ * the call.
+ */
+static inline int64_t cycle_at_inline(double t)
+{
+	double x = t - 1e-6;
+	int64_t i = (int64_t) x;
+
+	return i + ((double) i < x);
+}
+
 static int64_t ceil_div(int64_t a, int64_t b)
 {
 	return (a + b - 1) / b;
@@ -112,8 +125,22 @@ static int64_t burst_beats(const sim_cycle_opts *o, const sim_model *m,
 	return b < 1 ? 1 : b;
 }
 
+/* The bursts of an input group's tile of "bytes" (see load_bursts_set). */
+static void bursts_of(const struct cyc *c, const struct cyc_in *ci,
+	double bytes, struct cyc_bursts *lb)
+{
+	int64_t n = ci->beats - (ci->nb - 1) * ci->bb;
+
+	lb->nb = ci->nb;
+	lb->full_bytes = bytes * (double) ci->bb / (double) ci->beats;
+	lb->full_time = lb->full_bytes / c->bpc;
+	lb->last_bytes = bytes * (double) n / (double) ci->beats;
+	lb->last_time = lb->last_bytes / c->bpc;
+}
+
 /* An input group on this point: the chain beats per line and tile, the
- * DRAM bytes of a full tile, the beats of a burst.
+ * DRAM bytes of a full tile, the beats of a burst, and the costs of a full
+ * tile's transfer (from the expressions every tile's uses).
  */
 static void setup_input(struct cyc *c, int g)
 {
@@ -147,6 +174,9 @@ static void setup_input(struct cyc *c, int g)
 	ci->bytes = (double) words * m->bytes / (double) p->per_l2;
 	ci->fp_full = (double) sim__footprint_words(&in->fp, p->t1);
 	ci->bb = burst_beats(&c->o, m, pk);
+	ci->nb = ceil_div(ci->beats, ci->bb);
+	ci->share = ci->bytes / (double) ci->beats / c->bpc;
+	bursts_of(c, ci, ci->bytes, &ci->whole);
 	ci->feed = ceil_div(w_line, in->packed ? p->s :
 		sim__pack(sim__footprint_run(&in->fp, p->pe), p->s));
 }
@@ -164,6 +194,31 @@ static void setup_output(struct cyc *c, int g)
 	co->bytes = (double) words * m->bytes;
 	co->fp_full = (double) words;
 	co->bb = burst_beats(&c->o, m, pk);
+}
+
+/* The per-beat state in one block (a sampled run takes microseconds, and
+ * one allocation instead of four is a part of it): the rings, the last
+ * departures, the statistics and the grants, all of 8-byte members.
+ */
+static int cyc_alloc(struct cyc *c)
+{
+	size_t units = (size_t) c->n_in * c->n_stage;
+	size_t n_ring = units * c->stride + 1, n_last = units + 1;
+	size_t n_stat = (units + 1) * (sizeof(struct cyc_stat) /
+		sizeof(int64_t));
+	size_t n_grant = (size_t) (c->n_in + 1) * c->max_bursts;
+	int64_t *block = malloc(sizeof(int64_t) * (n_ring + n_last + n_stat +
+		n_grant));
+
+	if (!block)
+		return 0;
+	c->ring = block;
+	c->last = c->ring + n_ring;
+	c->stat = (struct cyc_stat *) (c->last + n_last);
+	memset(c->stat, 0, sizeof(int64_t) * n_stat);
+	c->grant = (double *) (c->last + n_last + n_stat);
+	c->n_state = n_ring + n_last + n_stat;
+	return 1;
 }
 
 /* Fills the point-dependent constants and allocates the per-beat state.
@@ -193,8 +248,7 @@ int sim__cyc_init(struct cyc *c, const sim_model *m, const sim__point *p,
 	for (g = 0; g < m->n_in; g++) {
 		setup_input(c, g);
 		max_chain = max64(max_chain, c->in[g].chain);
-		max_bursts = max64(max_bursts,
-			ceil_div(c->in[g].beats, c->in[g].bb));
+		max_bursts = max64(max_bursts, c->in[g].nb);
 		feed = max64(feed, c->in[g].feed);
 	}
 	for (g = 0; g < m->n_out; g++)
@@ -205,24 +259,16 @@ int sim__cyc_init(struct cyc *c, const sim_model *m, const sim__point *p,
 		c->n_tiles *= p->n[l];
 	c->stride = (size_t) (c->depth + 1);
 	c->n_stage = (size_t) max_chain + 1;
-	c->ring = malloc(sizeof(int64_t) * (size_t) m->n_in * c->n_stage *
-		c->stride + 1);
-	c->last = malloc(sizeof(int64_t) * (size_t) m->n_in * c->n_stage + 1);
-	c->stat = calloc((size_t) m->n_in * c->n_stage + 1,
-		sizeof(struct cyc_stat));
 	c->max_bursts = (size_t) max_bursts;
-	c->grant = malloc(sizeof(double) * (size_t) (m->n_in + 1) *
-		c->max_bursts);
-	return c->ring && c->last && c->stat && c->grant;
+	return cyc_alloc(c);
 }
 
 void sim__cyc_fini(struct cyc *c)
 {
 	free(c->ring);
-	free(c->last);
-	free(c->stat);
-	free(c->grant);
-	memset(c, 0, sizeof(*c));
+	c->ring = c->last = NULL;
+	c->stat = NULL;
+	c->grant = NULL;
 }
 
 /* Resets the dynamic state: a cold array at cycle 0. */
@@ -250,33 +296,54 @@ static void tile_index(const struct cyc *c, uint64_t t, int64_t *idx)
  * wholly in the padding.  With a second tiling level the L1 tiles of an
  * L2 tile are consecutive along each loop.
  */
-void sim__cyc_clip(const struct cyc *c, const int64_t *idx, int64_t *clip)
+static inline int64_t clip_one(const struct cyc *c, int l, int64_t i)
 {
 	const sim_model *m = c->m;
+	int64_t org = i * c->p.t1[l], clip;
+
+	/* The divisions only with a second level: this runs twice a
+	 * simulated tile.
+	 */
+	if (m->l2) {
+		int64_t r = c->p.t2[l] / c->p.t1[l];
+
+		org = i / r * c->p.t2[l] + i % r * c->p.t1[l];
+	}
+	clip = m->extent[l] - org;
+	return clip < 0 ? 0 : clip > c->p.t1[l] ? c->p.t1[l] : clip;
+}
+
+int64_t sim__cyc_clip1(const struct cyc *c, int l, int64_t i)
+{
+	return clip_one(c, l, i);
+}
+
+void sim__cyc_clip(const struct cyc *c, const int64_t *idx, int64_t *clip)
+{
 	int l;
 
 	for (l = 0; l < POLY_MAX_LOOPS; l++)
 		clip[l] = c->p.t1[l];
-	for (l = 0; l < m->band; l++) {
-		int64_t r = c->p.t2[l] / c->p.t1[l], org;
-
-		org = m->l2 ? idx[l] / r * c->p.t2[l] + idx[l] % r *
-			c->p.t1[l] : idx[l] * c->p.t1[l];
-		clip[l] = m->extent[l] - org;
-		clip[l] = clip[l] < 0 ? 0 : clip[l] > c->p.t1[l] ?
-			c->p.t1[l] : clip[l];
-	}
+	for (l = 0; l < c->m->band; l++)
+		clip[l] = clip_one(c, l, idx[l]);
 }
 
 /* The share of a full tile's footprint that a clipped tile really reads. */
 static double clip_ratio(const struct cyc *c, const sim__footprint *fp,
 	const int64_t *clip, double full)
 {
-	int l;
+	int l, whole = 1;
 
-	for (l = 0; l < c->m->band; l++)
+	for (l = 0; l < c->m->band; l++) {
 		if (clip[l] == 0)
 			return 0.0;
+		whole &= clip[l] == c->p.t1[l];
+	}
+	/* A whole tile reads the full footprint ("full" is the footprint
+	 * of t1, and x / x is exactly 1), with no footprint to work out.
+	 */
+	if (whole && full > 0)
+		return 1.0;
 	return (double) sim__footprint_words(fp, clip) / full;
 }
 
@@ -336,27 +403,88 @@ static void flush_drains(struct cyc *c)
 				(double) drain_ready(c, g)));
 }
 
-/* Grants burst "b" of input group g at "t". */
-static void grant_load(struct cyc *c, int g, int64_t b, double t,
-	double bytes)
+/* The bursts of input group g on a tile of "bytes": every burst but the
+ * last is full, so their costs are worked out once per tile (once per
+ * design for the full tiles), with the very expressions a burst-by-burst
+ * evaluation would use: the channel's sums stay the same to the last bit.
+ */
+static void load_bursts_set(const struct cyc *c, int g, double bytes,
+	struct cyc_bursts *lb)
 {
-	const struct cyc_in *ci = &c->in[g];
-	int64_t first = b * ci->bb;
-	int64_t n = ci->beats - first < ci->bb ? ci->beats - first : ci->bb;
-
-	c->grant[(size_t) g * c->max_bursts + (size_t) b] = grant(c, t,
-		bytes * (double) n / (double) ci->beats);
+	if (bytes == c->in[g].bytes)
+		*lb = c->in[g].whole;
+	else
+		bursts_of(c, &c->in[g], bytes, lb);
 }
 
-/* Whether a drain waits for the channel. */
-static int any_drain(const struct cyc *c)
+/* Grants burst "b" of input group g when the channel is free (as grant
+ * does, from the costs in "lb").
+ */
+static inline void grant_load(struct cyc *c, int g, int64_t b,
+	const struct cyc_bursts *lb)
 {
+	double t = c->run.ch_free;
+	int last = b + 1 == lb->nb;
+	double time = last ? lb->last_time : lb->full_time;
+
+	c->grant[(size_t) g * c->max_bursts + (size_t) b] = t;
+	c->run.ch_free = t + time;
+	c->run.ch_busy += time;
+	c->run.bytes += last ? lb->last_bytes : lb->full_bytes;
+}
+
+/* Grants load bursts back to back while the channel frees before
+ * "limit", the ports taking turns from *rr on (a round-robin position
+ * over the ports, drains after loads, as in arbitrate); returns the
+ * bursts still owed.  It is arbitrate's loop where that loop's choice is
+ * known: every port with bursts left has asked and no drain is ready
+ * before "limit", so the turn goes to the next load port.  The sums are
+ * grant_load's, kept in registers (the stores into the grant table could
+ * otherwise alias them).
+ */
+static int64_t grant_rest(struct cyc *c, int *rr, int64_t *next,
+	const struct cyc_bursts *lb, int64_t left, double limit)
+{
+	double t = c->run.ch_free, busy = c->run.ch_busy;
+	double bytes = c->run.bytes;
+	int g = *rr < c->n_in ? *rr : 0, ports = c->n_in + c->n_out;
+
+	for (; left > 0 && t < limit; g = g + 1 < c->n_in ? g + 1 : 0) {
+		int64_t b = next[g];
+		int last;
+		double time;
+
+		if (b >= lb[g].nb)
+			continue;
+		last = b + 1 == lb[g].nb;
+		time = last ? lb[g].last_time : lb[g].full_time;
+		c->grant[(size_t) g * c->max_bursts + (size_t) b] = t;
+		t = t + time;
+		busy += time;
+		bytes += last ? lb[g].last_bytes : lb[g].full_bytes;
+		next[g] = b + 1;
+		left--;
+		*rr = g + 1 < ports ? g + 1 : 0;
+	}
+	c->run.ch_free = t;
+	c->run.ch_busy = busy;
+	c->run.bytes = bytes;
+	return left;
+}
+
+/* The earliest a pending drain has a burst ready (as arbitrate compares
+ * it), or infinity when none is pending.
+ */
+static double drain_limit(const struct cyc *c)
+{
+	double limit = INFINITY;
 	int g;
 
 	for (g = 0; g < c->n_out; g++)
-		if (c->run.drain[g].pending)
-			return 1;
-	return 0;
+		if (c->run.drain[g].pending && (double) drain_ready(c, g) <
+		    limit)
+			limit = (double) drain_ready(c, g);
+	return limit;
 }
 
 /* The DRAM arbiter for the loads of one tile: the ports that have a burst
@@ -368,17 +496,33 @@ static int any_drain(const struct cyc *c)
 static void arbitrate(struct cyc *c, const int64_t *start,
 	const double *bytes)
 {
-	int64_t next[POLY_MAX_GROUPS] = { 0 }, nb[POLY_MAX_GROUPS], left = 0;
+	int64_t next[POLY_MAX_GROUPS], nb[POLY_MAX_GROUPS], left = 0;
+	struct cyc_bursts lb[POLY_MAX_GROUPS];
 	int ports = c->n_in + c->n_out, rr = 0, g, ready;
 
 	for (g = 0; g < c->n_in; g++) {
-		nb[g] = ceil_div(c->in[g].beats, c->in[g].bb);
+		next[g] = 0;
+		load_bursts_set(c, g, bytes[g], &lb[g]);
+		nb[g] = lb[g].nb;
 		left += nb[g];
 	}
 	while (left > 0) {
 		double now = c->run.ch_free, soon = 1e300;
 		int i, pick = -1;
 
+		/* Once every port with bursts left has asked, nothing but
+		 * a drain changes the order: the ports take their turns back
+		 * to back until the first drain is ready.
+		 */
+		for (g = 0, ready = 1; g < c->n_in && ready; g++)
+			ready = next[g] >= nb[g] || (double) start[g] <= now;
+		if (ready) {
+			left = grant_rest(c, &rr, next, lb, left,
+				drain_limit(c));
+			if (left == 0)
+				break;
+			now = c->run.ch_free;
+		}
 		for (i = 0; i < ports && pick < 0; i++) {
 			int q = rr + i < ports ? rr + i : rr + i - ports;
 			double r;
@@ -405,26 +549,8 @@ static void arbitrate(struct cyc *c, const int64_t *start,
 			drain_burst(c, pick - c->n_in, now);
 			continue;
 		}
-		grant_load(c, pick, next[pick]++, now, bytes[pick]);
+		grant_load(c, pick, next[pick]++, &lb[pick]);
 		left--;
-		/* Once no drain is owed and every port with bursts left has
-		 * asked, nothing changes the order any more: the ports take
-		 * their turns back to back.
-		 */
-		if (any_drain(c))
-			continue;
-		for (g = 0, ready = 1; g < c->n_in && ready; g++)
-			ready = next[g] >= nb[g] || (double) start[g] <=
-				c->run.ch_free;
-		if (!ready)
-			continue;
-		for (g = rr < c->n_in ? rr : 0; left > 0;
-		     g = g + 1 < c->n_in ? g + 1 : 0)
-			if (next[g] < nb[g]) {
-				grant_load(c, g, next[g]++, c->run.ch_free,
-					bytes[g]);
-				left--;
-			}
 	}
 }
 
@@ -496,9 +622,22 @@ static int64_t chain_tile(struct cyc *c, int g, int64_t start, double bytes)
 	return end;
 }
 
+/* Line module statistics as chain_tile_fast finds its first beat, beat
+ * k of "beats", leaving the L3 module at "t": its busy cycles and, stored
+ * negated until the last beat's time is known, its input stalls.
+ */
+static inline void line_start(struct cyc_stat *st, int64_t beats, int64_t k,
+	int64_t t)
+{
+	st->busy += (uint64_t) (beats - k);
+	st->stall_in -= (uint64_t) t;
+	st->stall_in -= (uint64_t) (beats - 1 - k);
+}
+
 /* The beats of one group's tile through its L3 module and daisy chain,
  * burst by burst instead of beat by beat; the sampled model's evaluation
- * of a chain, equal to chain_tile's in every figure.
+ * of a chain, equal to chain_tile's in every figure a report shows (the
+ * L2 modules' statistics are kept summed over the chain).
  *
  * Every module of the chain takes a beat a cycle and the L3 module sends
  * at most a beat a cycle, so a beat never waits in the chain: by
@@ -525,45 +664,57 @@ static int64_t chain_tile_fast(struct cyc *c, int g, int64_t start,
 	int64_t *last = c->last + base;
 	struct cyc_stat *stat = c->stat + base;
 	const double *grant = c->grant + (size_t) g * c->max_bursts;
-	double share = bytes / (double) ci->beats / c->bpc;
-	int64_t t_prev = start, t0 = 0, k0, j = 0, line_t;
+	double share = bytes == ci->bytes ? ci->share : bytes /
+		(double) ci->beats / c->bpc;
+	double lat = (double) c->lat;
+	int64_t beats = ci->beats, bb = ci->bb, bl = ci->bl, lines = ci->lines;
+	int64_t t_prev = start, t0 = 0, k0, k1, j = 0, kl = 0, b = 0;
+	/* The L2 modules' statistics are only ever read summed over the
+	 * chain (sim__cyc_modules), so they are summed here, into the
+	 * first module's entry.
+	 */
+	struct cyc_stat l2 = { 0, 0, 0 };
 
-	if (ci->beats <= 0)
+	if (beats <= 0)
 		return 0;
-	for (k0 = 0; k0 < ci->beats; k0 += ci->bb) {
-		int64_t k1 = k0 + ci->bb < ci->beats ? k0 + ci->bb - 1 :
-			ci->beats - 1, s = 0;
-		double g0 = grant[k0 / ci->bb] + (double) c->lat;
+	/* Burst b holds beats k0 = b bb .. k1, so a beat k of it is beat
+	 * k - k0 of the burst; line j starts at beat kl = j bl.  The two
+	 * cases of "share" have loops of their own.
+	 */
+	if (share <= 1.0) {
+		for (k0 = 0; k0 < beats; k0 = k1 + 1, b++) {
+			int64_t s = max64(t_prev + 1, cycle_at_inline(grant[b] + lat +
+				share));
 
-		if (share <= 1.0)
-			s = max64(t_prev + 1, cycle_at(g0 + share));
-		/* The line starts that fall in this burst. */
-		for (; j < ci->lines && j * ci->bl <= k1; j++) {
-			int64_t k = j * ci->bl;
-
-			line_t = share <= 1.0 ? s + (k - k0) :
-				max64(t_prev + (k - k0 + 1), cycle_at(g0 +
-				(double) (k % ci->bb + 1) * share));
-			stat[j + 1].busy += (uint64_t) (ci->beats - k);
-			/* Stored negated until t_last is known. */
-			stat[j + 1].stall_in -= (uint64_t) line_t;
-			stat[j + 1].stall_in -= (uint64_t) (ci->beats - 1 - k);
+			k1 = k0 + bb < beats ? k0 + bb - 1 : beats - 1;
+			for (; j < lines && kl <= k1; j++, kl += bl)
+				line_start(&l2, beats, kl, s + (kl - k0));
+			t0 = k0 == 0 ? s : t0;
+			t_prev = s + (k1 - k0);
 		}
-		t_prev = share <= 1.0 ? s + (k1 - k0) : max64(t_prev +
-			(k1 - k0 + 1), cycle_at(g0 + (double) (k1 % ci->bb + 1) *
-			share));
-		if (k0 == 0)
-			t0 = share <= 1.0 ? s : max64(start + 1,
-				cycle_at(g0 + share));
+	} else {
+		for (k0 = 0; k0 < beats; k0 = k1 + 1, b++) {
+			double g0 = grant[b] + lat;
+
+			k1 = k0 + bb < beats ? k0 + bb - 1 : beats - 1;
+			for (; j < lines && kl <= k1; j++, kl += bl)
+				line_start(&l2, beats, kl,
+					max64(t_prev + (kl - k0 + 1),
+					cycle_at_inline(g0 + (double) (kl - k0 + 1) *
+					share)));
+			if (k0 == 0)
+				t0 = max64(start + 1, cycle_at_inline(g0 + share));
+			t_prev = max64(t_prev + (k1 - k0 + 1), cycle_at_inline(g0 +
+				(double) (k1 - k0 + 1) * share));
+		}
 	}
-	for (j = 1; j <= ci->lines; j++) {
-		stat[j].stall_in += (uint64_t) t_prev;
-		last[j] = t_prev + j;
-	}
-	stat[0].busy += (uint64_t) ci->beats;
-	stat[0].stall_in += (uint64_t) (t_prev - t0 - (ci->beats - 1));
+	/* Only chain_tile reads the L2 modules' last departures. */
+	stat[1].busy += l2.busy;
+	stat[1].stall_in += l2.stall_in + (uint64_t) lines * (uint64_t) t_prev;
+	stat[0].busy += (uint64_t) beats;
+	stat[0].stall_in += (uint64_t) (t_prev - t0 - (beats - 1));
 	last[0] = t_prev;
-	return t_prev + ci->lines;
+	return t_prev + lines;
 }
 
 /* The beats of one group's tile through its L3 module and the shared
@@ -604,17 +755,17 @@ static int64_t xbar_tile(struct cyc *c, int g, int64_t start, double bytes)
 	return end;
 }
 
-/* Loads the inputs of tile "idx", whose buffers are free from "ready":
+/* Loads the inputs of the tile of real sizes "clip", whose buffers are
+ * free from "ready":
  * every L3 module asks for its bursts once it has sent its previous tile.
  * Returns when every line buffer of every group holds the tile.
  */
-static int64_t load_tile(struct cyc *c, const int64_t *idx, int64_t ready)
+static int64_t load_tile(struct cyc *c, const int64_t *clip, int64_t ready)
 {
-	int64_t start[POLY_MAX_GROUPS], clip[POLY_MAX_LOOPS], end = ready;
+	int64_t start[POLY_MAX_GROUPS], end = ready;
 	double bytes[POLY_MAX_GROUPS];
 	int g, pass, mode;
 
-	sim__cyc_clip(c, idx, clip);
 	for (g = 0; g < c->n_in; g++) {
 		start[g] = max64(ready, c->last[(size_t) g * c->n_stage]);
 		bytes[g] = c->in[g].bytes * clip_ratio(c, &c->m->in[g].fp, clip,
@@ -718,54 +869,139 @@ static int64_t out_slot(struct cyc *c, int g, uint64_t oc)
 	return c->run.d_end[g][(oc - slots) % 2];
 }
 
+static void cyc_save(const struct cyc *c, const struct cyc_cursor *u,
+	struct cyc_snap *snap)
+{
+	snap->run = c->run;
+	snap->cur = *u;
+	snap->pe = c->pe;
+	memcpy(snap->out_stat, c->out_stat, sizeof(c->out_stat));
+	memcpy(snap->mem, c->ring, sizeof(int64_t) * c->n_state);
+}
+
+static void cyc_restore(struct cyc *c, struct cyc_cursor *u,
+	const struct cyc_snap *snap)
+{
+	c->run = snap->run;
+	*u = snap->cur;
+	c->pe = snap->pe;
+	memcpy(c->out_stat, snap->out_stat, sizeof(c->out_stat));
+	memcpy(c->ring, snap->mem, sizeof(int64_t) * c->n_state);
+}
+
+/* One tile of a window ending at b: PE (0, 0) computes tile t once its
+ * output buffers are free, the next tile's inputs load, and the output
+ * tiles that end with it drain.
+ */
+static void window_tile(struct cyc *c, struct cyc_cursor *u, uint64_t t,
+	uint64_t b, sim__cyc_hook hook, void *arg)
+{
+	int64_t nidx[POLY_MAX_LOOPS], nclip[POLY_MAX_LOOPS];
+	int64_t slot = 0, done, ready;
+	int g;
+
+	for (g = 0; g < c->n_out; g++)
+		if (u->first_of[g])
+			slot = max64(slot, out_slot(c, g, u->oc[g]));
+	done = compute_tile(c, u->loaded, slot);
+	memcpy(nidx, u->idx, sizeof(nidx));
+	memcpy(nclip, u->clip, sizeof(nclip));
+	if (t < b) {
+		next_index(c, nidx);
+		sim__cyc_clip(c, nidx, nclip);
+		/* The buffer of tile t+1 held tile t+1-slots. */
+		ready = c->p.db ? c->run.cend[1] : done;
+		u->loaded = load_tile(c, nclip, ready);
+	}
+	for (g = 0; g < c->n_out; g++) {
+		u->first_of[g] = t + 1 == c->n_tiles ||
+			out_changes(c, g, u->idx, nidx);
+		if (!u->first_of[g])
+			continue;
+		drain_tile(c, g, u->clip, done + c->skew + c->pipe,
+			u->oc[g]++);
+	}
+	if (hook)
+		hook(arg, t, done - u->prev_end);
+	u->prev_end = done;
+	memcpy(u->idx, nidx, sizeof(nidx));
+	memcpy(u->clip, nclip, sizeof(nclip));
+	u->done++;
+}
+
+int64_t sim__cyc_window_at(struct cyc *c, uint64_t a, uint64_t b,
+	const struct cyc_snap *from, struct cyc_snap *save, uint64_t save_at,
+	sim__cyc_hook hook, void *arg)
+{
+	struct cyc_cursor u;
+	uint64_t t;
+	int g;
+
+	if (from) {
+		cyc_restore(c, &u, from);
+		tile_index(c, a + u.done, u.idx);
+		sim__cyc_clip(c, u.idx, u.clip);
+	} else {
+		cyc_reset(c);
+		memset(c->out_stat, 0, sizeof(c->out_stat));
+		memset(&c->pe, 0, sizeof(c->pe));
+		memset(&u, 0, sizeof(u));
+		tile_index(c, a, u.idx);
+		sim__cyc_clip(c, u.idx, u.clip);
+		u.loaded = load_tile(c, u.clip, 0);
+		for (g = 0; g < c->n_out; g++)
+			u.first_of[g] = 1;
+	}
+	for (t = a + u.done; t <= b; t++) {
+		if (save && u.done == save_at)
+			cyc_save(c, &u, save);
+		window_tile(c, &u, t, b, hook, arg);
+	}
+	flush_drains(c);
+	c->run.cend_last = u.prev_end;
+	c->run.wend = max64(c->run.end, u.prev_end + c->skew + c->pipe);
+	return c->run.wend;
+}
+
 int64_t sim__cyc_window(struct cyc *c, uint64_t a, uint64_t b,
 	sim__cyc_hook hook, void *arg)
 {
-	int64_t idx[POLY_MAX_LOOPS], nidx[POLY_MAX_LOOPS], clip[POLY_MAX_LOOPS];
-	int64_t loaded, prev_end = 0;
-	uint64_t oc[POLY_MAX_GROUPS] = { 0 }, t;
-	int g, first_of[POLY_MAX_GROUPS];
+	return sim__cyc_window_at(c, a, b, NULL, NULL, 0, hook, arg);
+}
 
-	cyc_reset(c);
-	memset(c->out_stat, 0, sizeof(c->out_stat));
-	memset(&c->pe, 0, sizeof(c->pe));
-	memset(idx, 0, sizeof(idx));
-	tile_index(c, a, idx);
-	loaded = load_tile(c, idx, 0);
-	for (g = 0; g < c->n_out; g++)
-		first_of[g] = 1;
-	for (t = a; t <= b; t++) {
-		int64_t slot = 0, done, ready;
+uint64_t sim__cyc_alike(const struct cyc *c, uint64_t a1, uint64_t b1,
+	uint64_t a2, uint64_t b2)
+{
+	int64_t i1[POLY_MAX_LOOPS] = { 0 }, i2[POLY_MAX_LOOPS] = { 0 };
+	int64_t n1[POLY_MAX_LOOPS], n2[POLY_MAX_LOOPS];
+	int64_t c1[POLY_MAX_LOOPS], c2[POLY_MAX_LOOPS];
+	uint64_t p, most = b1 - a1 < b2 - a2 ? b1 - a1 : b2 - a2;
+	size_t size = sizeof(int64_t) * (size_t) c->m->band;
+	int g;
 
+	tile_index(c, a1, i1);
+	tile_index(c, a2, i2);
+	sim__cyc_clip(c, i1, c1);
+	sim__cyc_clip(c, i2, c2);
+	if (memcmp(c1, c2, size))
+		return 0;
+	for (p = 0; p < most; p++) {
+		memcpy(n1, i1, sizeof(n1));
+		memcpy(n2, i2, sizeof(n2));
+		next_index(c, n1);
+		next_index(c, n2);
+		sim__cyc_clip(c, n1, c1);
+		sim__cyc_clip(c, n2, c2);
+		if (memcmp(c1, c2, size))
+			return p;
 		for (g = 0; g < c->n_out; g++)
-			if (first_of[g])
-				slot = max64(slot, out_slot(c, g, oc[g]));
-		done = compute_tile(c, loaded, slot);
-		memcpy(nidx, idx, sizeof(idx));
-		if (t < b) {
-			next_index(c, nidx);
-			/* The buffer of tile t+1 held tile t+1-slots. */
-			ready = c->p.db ? c->run.cend[1] : done;
-			loaded = load_tile(c, nidx, ready);
-		}
-		sim__cyc_clip(c, idx, clip);
-		for (g = 0; g < c->n_out; g++) {
-			first_of[g] = t + 1 == c->n_tiles ||
-				out_changes(c, g, idx, nidx);
-			if (!first_of[g])
-				continue;
-			drain_tile(c, g, clip, done + c->skew + c->pipe,
-				oc[g]++);
-		}
-		if (hook)
-			hook(arg, t, done - prev_end);
-		prev_end = done;
-		memcpy(idx, nidx, sizeof(idx));
+			if (out_changes(c, g, i1, n1) !=
+			    out_changes(c, g, i2, n2))
+				return p;
+		memcpy(i1, n1, sizeof(i1));
+		memcpy(i2, n2, sizeof(i2));
 	}
-	flush_drains(c);
-	c->run.cend_last = prev_end;
-	c->run.wend = max64(c->run.end, prev_end + c->skew + c->pipe);
-	return c->run.wend;
+	return p;
 }
 
 /* Writes "array_what" (or "what" for an empty array) into buf, cut to

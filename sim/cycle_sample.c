@@ -58,11 +58,17 @@
  * no uncertainty.  When every tile is drawn the windows merge into one
  * from tile 0, which is the full simulation, and the estimate equals it.
  *
+ * Windows of tiles of the same classes often start alike (the same tile
+ * sizes and output tiles); a window then goes on from the state the
+ * window before it had after those tiles instead of running them again,
+ * which gives the same cycles (see simulate_round).
+ *
  * The draws use a local splitmix64 generator seeded from the options, and
  * what the later rounds draw depends only on the simulated cycles, so the
  * same seed gives the same tiles and the same estimate.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,6 +101,9 @@
  */
 #define RESOLUTION 0.002
 
+/* Measurements, windows and draws a sampling holds before it allocates. */
+#define INLINE_N 32
+
 static uint64_t splitmix64(uint64_t *s)
 {
 	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
@@ -111,62 +120,83 @@ static uint64_t draw(uint64_t *s, uint64_t n)
 }
 
 /* Per band loop, the tile indices that are whole (interior) and those
- * that are padded (boundary), for drawing a tile of a class directly.
+ * that are padded (boundary), for drawing a tile of a class directly; how
+ * many of each are odd (for the class sizes by parity) and, per index,
+ * whether it is padded (for a tile's class).  One block holds them all.
  */
 struct loop_sets {
 	int64_t *whole[POLY_MAX_LOOPS], *pad[POLY_MAX_LOOPS];
 	int64_t n_whole[POLY_MAX_LOOPS], n_pad[POLY_MAX_LOOPS];
+	int64_t odd_whole[POLY_MAX_LOOPS], odd_pad[POLY_MAX_LOOPS];
+	unsigned char *is_pad[POLY_MAX_LOOPS];
+	/* The loops that have padded tiles, and per loop the tiles of one
+	 * step along it (the product of the later loops' counts).
+	 */
+	unsigned padded;
+	uint64_t stride[POLY_MAX_LOOPS];
+	int64_t *block;
 };
 
 static int loop_sets_build(const struct cyc *c, struct loop_sets *ls)
 {
-	int64_t idx[POLY_MAX_LOOPS] = { 0 }, clip[POLY_MAX_LOOPS], i;
+	size_t n = 0;
+	int64_t i, *at;
+	unsigned char *flag;
 	int l;
 
 	memset(ls, 0, sizeof(*ls));
+	for (l = 0; l < c->m->band; l++)
+		n += (size_t) c->p.n[l];
+	/* Two index lists and a flag per index: 17 bytes an index. */
+	ls->block = malloc(sizeof(int64_t) * 2 * n + n + 1);
+	if (!ls->block)
+		return 0;
+	at = ls->block;
+	flag = (unsigned char *) (ls->block + 2 * n);
+	for (l = c->m->band - 1; l >= 0; l--)
+		ls->stride[l] = l == c->m->band - 1 ? 1 : ls->stride[l + 1] *
+			(uint64_t) c->p.n[l + 1];
 	for (l = 0; l < c->m->band; l++) {
-		ls->whole[l] = malloc(sizeof(int64_t) * (size_t) c->p.n[l]);
-		ls->pad[l] = malloc(sizeof(int64_t) * (size_t) c->p.n[l]);
-		if (!ls->whole[l] || !ls->pad[l])
-			return 0;
+		ls->whole[l] = at;
+		ls->pad[l] = at + c->p.n[l];
+		ls->is_pad[l] = flag;
+		at += 2 * c->p.n[l];
+		flag += c->p.n[l];
 		for (i = 0; i < c->p.n[l]; i++) {
-			idx[l] = i;
-			sim__cyc_clip(c, idx, clip);
-			if (clip[l] < c->p.t1[l])
+			ls->is_pad[l][i] = sim__cyc_clip1(c, l, i) <
+				c->p.t1[l];
+			if (ls->is_pad[l][i]) {
 				ls->pad[l][ls->n_pad[l]++] = i;
-			else
+				ls->odd_pad[l] += i % 2;
+			} else {
 				ls->whole[l][ls->n_whole[l]++] = i;
+				ls->odd_whole[l] += i % 2;
+			}
 		}
-		idx[l] = 0;
+		if (ls->n_pad[l] > 0)
+			ls->padded |= 1u << l;
 	}
 	return 1;
 }
 
 static void loop_sets_free(struct loop_sets *ls)
 {
-	int l;
-
-	for (l = 0; l < POLY_MAX_LOOPS; l++) {
-		free(ls->whole[l]);
-		free(ls->pad[l]);
-	}
+	free(ls->block);
 }
 
-/* The boundary set (class mask) of a tile. */
-static unsigned tile_mask(const struct cyc *c, uint64_t t)
+/* The boundary set (class mask) of a tile: its index along each loop
+ * that has padded tiles (no division for the others).
+ */
+static unsigned tile_mask(const struct cyc *c, const struct loop_sets *ls,
+	uint64_t t)
 {
-	int64_t idx[POLY_MAX_LOOPS] = { 0 }, clip[POLY_MAX_LOOPS];
 	unsigned mask = 0;
 	int l;
 
-	for (l = c->m->band - 1; l >= 0; l--) {
-		idx[l] = (int64_t) (t % (uint64_t) c->p.n[l]);
-		t /= (uint64_t) c->p.n[l];
-	}
-	sim__cyc_clip(c, idx, clip);
 	for (l = 0; l < c->m->band; l++)
-		if (clip[l] < c->p.t1[l])
-			mask |= 1u << l;
+		if (ls->padded >> l & 1u)
+			mask |= (unsigned) ls->is_pad[l][t / ls->stride[l] %
+				(uint64_t) c->p.n[l]] << l;
 	return mask;
 }
 
@@ -199,9 +229,19 @@ struct window {
 	uint64_t a, b;
 };
 
+/* The state of a window after its first tiles, for the next window that
+ * starts alike (see simulate_round), with the cycles of those tiles.
+ */
+struct carry {
+	struct cyc_snap snap;
+	int64_t *delta;
+	size_t cap;
+};
+
 /* What the sampling collects. */
 struct sampling {
 	struct cyc *c;
+	const struct loop_sets *ls;
 	uint64_t last, want;
 	uint64_t first;		/* samples that may end a class group */
 	uint64_t warmup;	/* WARMUP or WARMUP_DB */
@@ -222,6 +262,7 @@ struct sampling {
 	 * "split" says whether that divides the classes at all.
 	 */
 	int inner, split;
+	uint64_t inner_span;	/* tiles of the loops from "inner" on */
 	int phases;		/* split by the parity of the tile */
 	int n_class;
 	/* Per class: tiles, whether simulated whole, the samples it should
@@ -229,6 +270,12 @@ struct sampling {
 	 */
 	uint64_t *count, *target, *planned;
 	unsigned char *whole;
+	/* The classes that hold tiles, and the first class of each group
+	 * that does, in order: the loops over classes skip the others
+	 * (there are 2 + 4 << band classes, most of them empty).
+	 */
+	int *active, *leader;
+	int n_active, n_leader;
 	/* Per class: samples, their sum, sum of squares, least and most. */
 	uint64_t *k;
 	double *sum, *sq;
@@ -244,23 +291,44 @@ struct sampling {
 	uint64_t *plan;
 	size_t n_plan, cap_plan;
 	uint64_t win_a;		/* the window being simulated starts here */
+	/* Two carries, from the window before and for the next, once a
+	 * round has windows alike; the hook records the cycles of the
+	 * first "n_rec" tiles of a window into "rec".
+	 */
+	struct carry *carry;
+	int64_t *rec;
+	uint64_t n_rec;
 	double tail;		/* after the last tile's compute */
 	uint64_t simulated, pe_cycles;
+	/* Where "meas", "win" and "plan" start: most runs need no more,
+	 * and a run takes a few microseconds, allocations included.  Last:
+	 * sim__cyc_sampled zeroes what comes before them only.
+	 */
+	struct measure meas_in[INLINE_N];
+	struct window win_in[INLINE_N];
+	uint64_t plan_in[INLINE_N];
 };
 
-/* Makes room for "n" elements of "size" bytes in *p; 0 when out of
- * memory.
+/* Makes room for "n" elements of "size" bytes in *p, which starts as the
+ * array "inl" of the sampling; 0 when out of memory.
  */
-static int reserve(void **p, size_t *cap, size_t n, size_t size)
+static int reserve(void **p, size_t *cap, size_t n, size_t size,
+	const void *inl)
 {
-	size_t c = *cap ? *cap : 64;
+	size_t c = *cap;
 	void *q;
 
 	if (n <= *cap)
 		return 1;
 	while (c < n)
 		c *= 2;
-	q = realloc(*p, c * size);
+	if (*p == inl) {
+		q = malloc(c * size);
+		if (q)
+			memcpy(q, *p, *cap * size);
+	} else {
+		q = realloc(*p, c * size);
+	}
 	if (!q)
 		return 0;
 	*p = q;
@@ -271,16 +339,7 @@ static int reserve(void **p, size_t *cap, size_t n, size_t size)
 /* Whether tile "t" starts an output tile (for the class split). */
 static int tile_starts(const struct sampling *s, uint64_t t)
 {
-	int l;
-
-	if (!s->split)
-		return 0;
-	for (l = s->c->m->band - 1; l >= s->inner; l--) {
-		if (t % (uint64_t) s->c->p.n[l])
-			return 0;
-		t /= (uint64_t) s->c->p.n[l];
-	}
-	return 1;
+	return s->split && t % s->inner_span == 0;
 }
 
 /* The class of a tile by its boundary set, output start and phase. */
@@ -288,7 +347,8 @@ static int class_of(const struct sampling *s, uint64_t t)
 {
 	int band = s->c->m->band;
 
-	return 2 + (int) tile_mask(s->c, t) + (tile_starts(s, t) << band) +
+	return 2 + (int) tile_mask(s->c, s->ls, t) +
+		(tile_starts(s, t) << band) +
 		((s->phases ? (int) (t % 2) : 0) << (band + 1));
 }
 
@@ -318,6 +378,9 @@ static void set_split(struct sampling *s)
 	s->inner = h + 1;
 	if (s->inner >= c->m->band)
 		s->split = 0;
+	s->inner_span = 1;
+	for (l = s->inner; l < c->m->band; l++)
+		s->inner_span *= (uint64_t) c->p.n[l];
 	s->phases = c->p.db || c->p.net == SIM_NET_MULTICAST;
 }
 
@@ -338,15 +401,15 @@ static uint64_t class_size(const struct sampling *s,
 	const struct loop_sets *ls, unsigned mask, int start, int par)
 {
 	uint64_t all[2] = { 1, 0 }, st[2] = { 1, 0 }, stride = 1, odd;
-	int64_t n, i;
+	int64_t n;
 	int l;
 
 	for (l = s->c->m->band - 1; l >= 0; l--) {
 		const int64_t *set = loop_set(ls, mask, l, &n);
 		uint64_t a0 = all[0], s0 = st[0];
 
-		for (odd = 0, i = 0; stride % 2 && i < n; i++)
-			odd += (uint64_t) (set[i] % 2);
+		odd = stride % 2 == 0 ? 0 : (uint64_t) (mask >> l & 1u ?
+			ls->odd_pad[l] : ls->odd_whole[l]);
 		all[0] = a0 * ((uint64_t) n - odd) + all[1] * odd;
 		all[1] = a0 * odd + all[1] * ((uint64_t) n - odd);
 		if (l >= s->inner) {
@@ -410,6 +473,47 @@ static int cmp_window(const void *a, const void *b)
 	uint64_t y = ((const struct window *) b)->a;
 
 	return x < y ? -1 : x > y;
+}
+
+/* Sorts by tile, or by start: insertion for the few (and nearly sorted)
+ * of most runs, qsort's calls through a comparison cost more than the
+ * sort.  The tiles are distinct and windows of equal starts merge alike
+ * in either order, so the result is the same.
+ */
+#define FEW 64
+
+static void sort_measures(struct measure *m, size_t n)
+{
+	size_t i, j;
+
+	if (n > FEW) {
+		qsort(m, n, sizeof(*m), cmp_measure);
+		return;
+	}
+	for (i = 1; i < n; i++) {
+		struct measure x = m[i];
+
+		for (j = i; j > 0 && m[j - 1].tile > x.tile; j--)
+			m[j] = m[j - 1];
+		m[j] = x;
+	}
+}
+
+static void sort_windows(struct window *w, size_t n)
+{
+	size_t i, j;
+
+	if (n > FEW) {
+		qsort(w, n, sizeof(*w), cmp_window);
+		return;
+	}
+	for (i = 1; i < n; i++) {
+		struct window x = w[i];
+
+		for (j = i; j > 0 && w[j - 1].a > x.a; j--)
+			w[j] = w[j - 1];
+		w[j] = x;
+	}
 }
 
 /* Whether tile "t" was measured in an earlier round. */
@@ -478,7 +582,7 @@ static uint64_t window_start(const struct sampling *s, uint64_t t)
 static int push_window(struct sampling *s, uint64_t a, uint64_t b)
 {
 	if (!reserve((void **) &s->win, &s->cap_win, s->n_win + 1,
-	    sizeof(*s->win)))
+	    sizeof(*s->win), s->win_in))
 		return 0;
 	s->win[s->n_win].a = a;
 	s->win[s->n_win++].b = b;
@@ -499,7 +603,7 @@ static int mark(struct sampling *s, uint64_t t)
 	if (taken(s, t))
 		return 1;
 	if (!reserve((void **) &s->plan, &s->cap_plan, s->n_plan + 1,
-	    sizeof(*s->plan)))
+	    sizeof(*s->plan), s->plan_in))
 		return 0;
 	s->plan[s->n_plan++] = t;
 	s->planned[tile_class(s, t)]++;
@@ -615,12 +719,13 @@ static uint64_t draw_tile(const struct sampling *s, const struct loop_sets *ls,
 static int plan_round(struct sampling *s, const struct loop_sets *ls,
 	uint64_t *seed)
 {
-	int cl;
+	int cl, i;
 
 	s->n_win = s->n_plan = 0;
-	for (cl = 0; cl < s->n_class; cl++)
-		s->planned[cl] = s->k[cl];
-	for (cl = 0; cl < s->n_class; cl++) {
+	for (i = 0; i < s->n_active; i++)
+		s->planned[s->active[i]] = s->k[s->active[i]];
+	for (i = 0; i < s->n_active; i++) {
+		cl = s->active[i];
 		if (s->planned[cl] >= s->target[cl])
 			continue;
 		if (s->whole[cl]) {
@@ -640,6 +745,8 @@ static void hook(void *arg, uint64_t tile, int64_t delta)
 {
 	struct sampling *s = arg;
 
+	if (tile - s->win_a < s->n_rec)
+		s->rec[tile - s->win_a] = delta;
 	if (!in_context(s, s->win_a, tile) || is_measured(s, tile))
 		return;
 
@@ -651,9 +758,10 @@ static void hook(void *arg, uint64_t tile, int64_t delta)
 static void class_stats(struct sampling *s)
 {
 	size_t i;
-	int cl;
+	int cl, j;
 
-	for (cl = 0; cl < s->n_class; cl++) {
+	for (j = 0; j < s->n_active; j++) {
+		cl = s->active[j];
 		s->k[cl] = 0;
 		s->sum[cl] = s->sq[cl] = 0;
 	}
@@ -669,15 +777,67 @@ static void class_stats(struct sampling *s)
 	}
 }
 
+/* Makes both carries hold the state of a window and the cycles of "n"
+ * tiles, in one block; 0 when out of memory.  Carries live within a
+ * round, whose first call asks for the longest of its windows.
+ */
+static int carry_room(struct sampling *s, uint64_t n)
+{
+	size_t st = s->c->n_state;
+	struct carry *cr;
+	int64_t *mem;
+
+	if (s->carry && s->carry[0].cap >= n)
+		return 1;
+	free(s->carry);
+	s->carry = malloc(2 * sizeof(*cr) + sizeof(int64_t) * 2 * (st +
+		(size_t) n));
+	if (!s->carry)
+		return 0;
+	cr = s->carry;
+	mem = (int64_t *) (cr + 2);
+	cr[0].snap.mem = mem;
+	cr[1].snap.mem = mem + st;
+	cr[0].delta = mem + 2 * st;
+	cr[1].delta = mem + 2 * st + n;
+	cr[0].cap = cr[1].cap = (size_t) n;
+	return 1;
+}
+
+/* Simulates window i, which runs its first "from" tiles as the window
+ * before did (its state in carry "j"), and saves its state after its
+ * first "to" tiles (0: none) into the other carry.  The tiles it takes
+ * from the window before are measured from the cycles recorded there.
+ */
+static int64_t run_window(struct sampling *s, size_t i, uint64_t from,
+	uint64_t to, int j)
+{
+	uint64_t a = s->win[i].a, b = s->win[i].b, k;
+	struct carry *cr = s->carry;
+
+	s->win_a = a;
+	s->n_rec = to;
+	s->rec = to ? cr[1 - j].delta : NULL;
+	for (k = 0; k < from; k++)
+		hook(s, a + k, cr[j].delta[k]);
+	return sim__cyc_window_at(s->c, a, b, from ? &cr[j].snap : NULL,
+		to ? &cr[1 - j].snap : NULL, to, hook, s);
+}
+
 /* Simulates this round's windows, merged where they touch, and adds
- * their measurements.
+ * their measurements.  A window whose first tiles run as the window
+ * before's (sim__cyc_alike: the same tile sizes and output tiles; the
+ * windows of tiles in the same class often are) goes on from that
+ * window's state after them instead of running them again.  The cycles
+ * are the same; the tiles count as simulated.
  */
 static int simulate_round(struct sampling *s)
 {
 	size_t i, n = 0;
-	uint64_t span = 0;
+	uint64_t span = 0, from = 0, most = 0;
+	int j = 0;
 
-	qsort(s->win, s->n_win, sizeof(*s->win), cmp_window);
+	sort_windows(s->win, s->n_win);
 	for (i = 1; i < s->n_win; i++) {
 		if (s->win[i].a <= s->win[n].b + 1) {
 			if (s->win[i].b > s->win[n].b)
@@ -687,23 +847,38 @@ static int simulate_round(struct sampling *s)
 		}
 	}
 	s->n_win = n + 1;
-	for (i = 0; i < s->n_win; i++)
+	for (i = 0; i < s->n_win; i++) {
 		span += s->win[i].b - s->win[i].a + 1;
+		if (s->win[i].b - s->win[i].a > most)
+			most = s->win[i].b - s->win[i].a;
+	}
 	if (!reserve((void **) &s->meas, &s->cap_meas, s->n_meas + span,
-	    sizeof(*s->meas)))
+	    sizeof(*s->meas), s->meas_in))
 		return 0;
 	for (i = 0; i < s->n_win; i++) {
-		uint64_t a = s->win[i].a, b = s->win[i].b;
+		uint64_t a = s->win[i].a, b = s->win[i].b, to = 0;
 		int64_t end;
 
-		s->win_a = a;
-		end = sim__cyc_window(s->c, a, b, hook, s);
+		/* The state after "to" tiles is saved while this window
+		 * runs them, so not before the tiles it takes over.
+		 */
+		if (i + 1 < s->n_win)
+			to = sim__cyc_alike(s->c, a, b, s->win[i + 1].a,
+				s->win[i + 1].b);
+		if (to < from)
+			to = 0;
+		if (to && !carry_room(s, most))
+			return 0;
+		end = run_window(s, i, from, to, j);
 		if (b == s->last)
 			s->tail = (double) (end - s->c->run.cend_last);
 		s->simulated += b - a + 1;
 		s->pe_cycles += (uint64_t) s->c->p.n_pe * (uint64_t) end;
+		from = to;
+		j = 1 - j;
 	}
-	qsort(s->meas, s->n_meas, sizeof(*s->meas), cmp_measure);
+	s->n_rec = 0;
+	sort_measures(s->meas, s->n_meas);
 	s->n_old = s->n_meas;
 	class_stats(s);
 	return 1;
@@ -737,11 +912,14 @@ static int group_done(const struct sampling *s, int cl)
 static void set_targets(struct sampling *s, int round)
 {
 	uint64_t first = s->first;
-	int cl, m[2];
+	int cl, m[2], i;
 
-	for (cl = 0; cl < s->n_class; cl++) {
-		uint64_t *t = &s->target[cl];
+	/* The empty classes keep their target, 0. */
+	for (i = 0; i < s->n_active; i++) {
+		uint64_t *t;
 
+		cl = s->active[i];
+		t = &s->target[cl];
 		if (s->count[cl] == 0 || s->whole[cl])
 			*t = s->count[cl];
 		else if (round == 0)
@@ -807,16 +985,29 @@ static void set_out_run(struct sampling *s, int heavy)
 /* Sets the class counts and which classes are simulated whole. */
 static void set_counts(struct sampling *s, const struct loop_sets *ls)
 {
-	int band = s->c->m->band, start, par, cl;
-	unsigned mask;
+	int band = s->c->m->band, start, par, cl, i, n;
+	unsigned mask, padded = ls->padded;
 	uint64_t t;
 
+	/* Only the boundary sets of loops that have padded tiles hold
+	 * tiles; the others stay empty (as sampling_alloc left them).
+	 * These are the classes that may hold tiles, in order: the first,
+	 * the last, then by parity, start and boundary set (its subsets of
+	 * "padded" in increasing order).
+	 */
+	s->active[s->n_active++] = 0;
+	s->active[s->n_active++] = 1;
 	for (par = 0; par < 2; par++)
 		for (start = 0; start < 2; start++)
-			for (mask = 0; mask < (1u << band); mask++)
-				s->count[2 + mask + ((unsigned) start << band) +
-					((unsigned) par << (band + 1))] =
-					class_size(s, ls, mask, start, par);
+			for (mask = 0;; mask = (mask - padded) & padded) {
+				cl = 2 + (int) (mask + ((unsigned) start <<
+					band) + ((unsigned) par << (band + 1)));
+				s->count[cl] = class_size(s, ls, mask, start,
+					par);
+				s->active[s->n_active++] = cl;
+				if (mask == padded)
+					break;
+			}
 	/* The first and last tiles are classes of their own. */
 	for (t = 0; t < s->head; t++)
 		s->count[class_of(s, t)]--;
@@ -825,8 +1016,21 @@ static void set_counts(struct sampling *s, const struct loop_sets *ls)
 		s->count[class_of(s, s->last)]--;
 		s->count[1] = 1;
 	}
-	for (cl = 0; cl < s->n_class; cl++)
+	/* Of those, the ones that hold tiles, and the groups that do.
+	 * "whole" is read for these only.
+	 */
+	for (i = 0, n = s->n_active, s->n_active = 0; i < n; i++) {
+		int m[2];
+
+		cl = s->active[i];
 		s->whole[cl] = cl < 2 || s->count[cl] <= s->want;
+		group_members(s, cl, m);
+		if (m[0] == cl && (s->count[cl] > 0 ||
+		    (cl >= 2 && s->phases && s->count[m[1]] > 0)))
+			s->leader[s->n_leader++] = cl;
+		if (s->count[cl] > 0)
+			s->active[s->n_active++] = cl;
+	}
 }
 
 /* The standard normal quantile (Acklam's rational approximation, relative
@@ -958,11 +1162,11 @@ static void estimate(const struct sampling *s, double conf,
 {
 	struct tally y = { s->tail, 0, 0 };
 	double half = 0;
-	int cl, m[2];
+	int i;
 
-	for (cl = 0; cl < s->n_class; cl++)
-		if (group_members(s, cl, m) && m[0] == cl)
-			add_group(s, cl, &y);
+	/* The groups with tiles, in order (the others add nothing). */
+	for (i = 0; i < s->n_leader; i++)
+		add_group(s, s->leader[i], &y);
 	if (y.var > 0) {
 		double df = y.dfd > 0 ? y.var * y.var / y.dfd : 1;
 
@@ -974,38 +1178,44 @@ static void estimate(const struct sampling *s, double conf,
 	out->cycles_high = y.est + half;
 }
 
-/* Allocates the per-class arrays; 0 when out of memory. */
+/* Allocates the per-class arrays, in one block (eight arrays of 8-byte
+ * members, then the flags); 0 when out of memory.
+ */
 static int sampling_alloc(struct sampling *s)
 {
 	size_t n = (size_t) s->n_class;
+	uint64_t *block = calloc(9 * n + n / 8 + 1, sizeof(uint64_t));
 
-	s->count = calloc(n, sizeof(uint64_t));
-	s->target = calloc(n, sizeof(uint64_t));
-	s->planned = calloc(n, sizeof(uint64_t));
-	s->whole = calloc(n, 1);
-	s->k = calloc(n, sizeof(uint64_t));
-	s->sum = calloc(n, sizeof(double));
-	s->sq = calloc(n, sizeof(double));
-	s->lo = calloc(n, sizeof(int64_t));
-	s->hi = calloc(n, sizeof(int64_t));
-	return s->count && s->target && s->planned && s->whole && s->k &&
-		s->sum && s->sq && s->lo && s->hi;
+	s->meas = s->meas_in;
+	s->win = s->win_in;
+	s->plan = s->plan_in;
+	s->cap_meas = s->cap_win = s->cap_plan = INLINE_N;
+	if (!block)
+		return 0;
+	s->count = block;
+	s->target = block + n;
+	s->planned = block + 2 * n;
+	s->k = block + 3 * n;
+	s->sum = (double *) (block + 4 * n);
+	s->sq = (double *) (block + 5 * n);
+	s->lo = (int64_t *) (block + 6 * n);
+	s->hi = (int64_t *) (block + 7 * n);
+	s->active = (int *) (block + 8 * n);
+	s->leader = s->active + n;
+	s->whole = (unsigned char *) (block + 9 * n);
+	return 1;
 }
 
 static void sampling_free(struct sampling *s)
 {
 	free(s->count);
-	free(s->target);
-	free(s->planned);
-	free(s->whole);
-	free(s->k);
-	free(s->sum);
-	free(s->sq);
-	free(s->lo);
-	free(s->hi);
-	free(s->meas);
-	free(s->win);
-	free(s->plan);
+	if (s->meas != s->meas_in)
+		free(s->meas);
+	if (s->win != s->win_in)
+		free(s->win);
+	if (s->plan != s->plan_in)
+		free(s->plan);
+	free(s->carry);
 }
 
 /* The rounds of sequential sampling; 0 when out of memory. */
@@ -1035,8 +1245,9 @@ int sim__cyc_sampled(struct cyc *c, sim_cycle_report *out)
 		c->o.confidence : 0.95;
 	int ok;
 
-	memset(&s, 0, sizeof(s));
-	memset(&ls, 0, sizeof(ls));
+	/* Not the inline arrays at the end, which need no zeros. */
+	memset(&s, 0, offsetof(struct sampling, meas_in));
+	ls.block = NULL;
 	s.c = c;
 	c->fast = 1;
 	s.last = c->n_tiles - 1;
@@ -1050,6 +1261,7 @@ int sim__cyc_sampled(struct cyc *c, sim_cycle_report *out)
 	s.first = s.first < s.want ? s.first : s.want;
 	s.n_class = 2 + (4 << c->m->band);
 	set_split(&s);
+	s.ls = &ls;
 	ok = sampling_alloc(&s) && loop_sets_build(c, &ls) && sample(&s, &ls);
 	if (ok) {
 		estimate(&s, conf, out);

@@ -14,11 +14,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "sim/cycle.h"
+#include "sim/cycle_internal.h"
 #include "tests/support/mm_kernel.h"
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
@@ -401,6 +403,109 @@ static void test_sampled(void **state)
 	}
 }
 
+/* The cycles PE (0, 0) advanced on each tile of a window. */
+struct deltas {
+	uint64_t first;
+	int64_t d[64];
+};
+
+static void record(void *arg, uint64_t tile, int64_t delta)
+{
+	struct deltas *r = arg;
+
+	if (tile - r->first < 64)
+		r->d[tile - r->first] = delta;
+}
+
+/* A window that goes on from the state of another after the tiles
+ * sim__cyc_alike says they run alike ends as the same window run from a
+ * cold array: the same end, the same cycles on every tile it runs, the
+ * same module table; with the beat-by-beat chains and the burst-by-burst
+ * ones.  The window pairs are the first tiles and the last ones, and two
+ * stretches of the middle; most pairs run some tiles alike.
+ */
+static void test_resume(void **state)
+{
+	size_t i;
+	int alike = 0;
+
+	(void) state;
+	for (i = 0; i < N_ELEMS(designs); i++) {
+		sim_model *m = design_model(&designs[i]);
+		sim_metrics met;
+		sim__point pt;
+		struct cyc c;
+		struct cyc_snap snap;
+		sim_cycle_report cold, warm;
+		struct deltas dc, dw;
+		uint64_t n, pairs[2][4], p, k;
+		int fast, j;
+
+		sim_eval(m, designs[i].knobs, &met);
+		assert_int_equal(sim__read_point(m, designs[i].knobs, &pt),
+			SIM_OK);
+		assert_true(sim__cyc_init(&c, m, &pt, NULL, met.mhz * 1e6));
+		n = c.n_tiles;
+		snap.mem = malloc(sizeof(int64_t) * c.n_state);
+		assert_non_null(snap.mem);
+		pairs[0][0] = 0;
+		pairs[0][1] = n > 4 ? 3 : 0;
+		pairs[0][2] = n > 8 ? n - 4 : 0;
+		pairs[0][3] = n - 1;
+		pairs[1][0] = n / 4;
+		pairs[1][1] = n / 4 + (n > 16 ? 5 : 0);
+		pairs[1][2] = n / 2;
+		pairs[1][3] = n / 2 + (n > 16 ? 6 : 0);
+		for (fast = 0; fast < 2; fast++)
+			for (j = 0; j < 2; j++) {
+				uint64_t *w = pairs[j];
+				int64_t e_cold, e_warm;
+
+				if (w[2] <= w[1] + 1)
+					continue;
+				c.fast = fast;
+				p = sim__cyc_alike(&c, w[0], w[1], w[2], w[3]);
+				if (p == 0)
+					continue;
+				alike++;
+				memset(&cold, 0, sizeof(cold));
+				memset(&warm, 0, sizeof(warm));
+				dc.first = dw.first = w[2];
+				e_cold = sim__cyc_window(&c, w[2], w[3], record,
+					&dc);
+				sim__cyc_modules(&c, &cold);
+				sim__cyc_window_at(&c, w[0], w[1], NULL, &snap,
+					p, NULL, NULL);
+				e_warm = sim__cyc_window_at(&c, w[2], w[3],
+					&snap, NULL, 0, record, &dw);
+				sim__cyc_modules(&c, &warm);
+				if (e_warm != e_cold)
+					fail_msg("%s: %llu..%llu from %llu..%llu "
+						"after %llu: %lld, cold %lld",
+						designs[i].what,
+						(unsigned long long) w[2],
+						(unsigned long long) w[3],
+						(unsigned long long) w[0],
+						(unsigned long long) w[1],
+						(unsigned long long) p,
+						(long long) e_warm,
+						(long long) e_cold);
+				for (k = p; k <= w[3] - w[2] && k < 64; k++)
+					assert_int_equal(dw.d[k], dc.d[k]);
+				assert_int_equal(warm.n_modules,
+					cold.n_modules);
+				assert_memory_equal(warm.module, cold.module,
+					sizeof(cold.module[0]) *
+					(size_t) cold.n_modules);
+			}
+		free(snap.mem);
+		sim__cyc_fini(&c);
+		sim_model_free(m);
+	}
+	/* Not vacuous: most designs have windows alike. */
+	assert_true(alike >= 8);
+}
+
 /* The interval of the default sampling covers the full simulation, and
  * the estimate is within 2% of it (the benchmark's goal), for several
  * seeds of each design; the same seed gives the same estimate.
@@ -630,6 +735,7 @@ int main(int argc, char **argv)
 	};
 	const struct CMUnitTest sampled[] = {
 		cmocka_unit_test(test_sampled),
+		cmocka_unit_test(test_resume),
 		cmocka_unit_test(test_sequential),
 		cmocka_unit_test(test_starved),
 	};
