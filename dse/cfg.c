@@ -46,7 +46,11 @@ struct sec_schema {
 static const char *const dtype_names[] = {
 	"fp32", "fp16", "int16", "int8", NULL
 };
-static const char *const strategy_names[] = { "exhaustive", NULL };
+/* The search strategies in the order of enum search_strategy, so that
+ * setup can take a name's index through search_strategy_find.
+ */
+static const char *const strategy_names[] = { "exhaustive", "random",
+	"genetic", "anneal", NULL };
 /* The model of the search's last word: "analytic" alone, or "sampled"
  * re-evaluating the band around the analytic front (enum sim_model_kind
  * order, which setup relies on through sim_model_kind_find).
@@ -152,10 +156,26 @@ static const struct key_schema search_keys[] = {
 	{ "band_max", V_INT_POS, 0, NULL },
 	{ "samples", V_INT_POS, 0, NULL },
 	{ "fifo_depth", V_INT_POS, 0, NULL },
+	/* The heuristic strategies' budgets and islands.  "budget" is an
+	 * evaluation count or a percentage of the space ("5%"), "weights"
+	 * one number per objective, "checkpoint" seconds or "off": the setup
+	 * checks them, since it knows the space, the objectives and which
+	 * strategy takes which key.
+	 */
+	{ "budget", V_STRING, 0, NULL },
+	{ "budget_seconds", V_FLOAT_POS, 0, NULL },
+	{ "islands", V_INT_POS, 0, NULL },
+	{ "population", V_INT_POS, 0, NULL },
+	{ "migrate_every", V_INT_POS, 0, NULL },
+	{ "migrants", V_INT_POS, 0, NULL },
+	{ "weights", V_STRING, 0, NULL },
+	{ "checkpoint", V_STRING, 0, NULL },
 };
 
 static const struct key_schema output_keys[] = {
 	{ "file", V_STRING, 0, NULL },
+	/* Points of the cloud table (0: none); the setup bounds it. */
+	{ "cloud", V_INT_NONNEG, 0, NULL },
 };
 
 #define N_OF(a) ((int) (sizeof(a) / sizeof((a)[0])))

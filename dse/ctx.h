@@ -5,6 +5,7 @@
 #define DSE_CTX_H
 
 #include <mpi.h>
+#include <signal.h>
 #include <stdio.h>
 
 #include "arch/arch.h"
@@ -94,12 +95,78 @@ void dse_design_text(const dse_ctx *ctx, const int32_t *knobs, char *buf,
 /* Frees what ctx owns (not ctx itself). */
 void dse_ctx_clear(dse_ctx *ctx);
 
-/* Writes root's search result into "f" (made by res_file_create before
- * the search, so an unwritable path fails before hours of work) and
- * commits it under its final name.  Takes "f" in all cases.  Rank 0 only.
+/* Writes root's search result into "f" (made by res_file_create; the
+ * command checks before the search that it can be, so an unwritable path
+ * fails before hours of work) with "complete" 1 and commits it under its
+ * final name, replacing the last checkpoint.  Takes "f" in all cases.
+ * Rank 0 only.
  */
 dse_stat dse_write_results(const dse_ctx *ctx, res_file *f,
 	const search_result *res, double wall_s, dse_error *err);
+
+/* Writes the attributes, the front and the analysis tables of "res"
+ * into "f" without committing it (dse_write_results and the checkpoint
+ * writer add what tells them apart).  Rank 0 only.
+ */
+dse_stat dse_write_contents(const dse_ctx *ctx, res_file *f,
+	const search_result *res, double wall_s, dse_error *err);
+
+/* When an exhaustive sweep of ctx's space looks too big to finish in an
+ * hour on "ranks" x "threads" cores (at a nominal 20 M points/s per core)
+ * or has more than 10^12 points: writes a warning naming the point count
+ * and the estimate and suggesting a heuristic strategy into "buf" and
+ * returns 1; 0 otherwise.  Not collective.
+ */
+int dse_space_warning(const dse_ctx *ctx, int ranks, int threads,
+	char *buf, size_t size);
+
+/* Checkpoints (checkpoint.c).  The writer is a search_checkpoint_fn with
+ * a dse_checkpointer as its user data: on rank 0 it writes the results
+ * file at its final name, atomically, with "complete" 0, the front so
+ * far and the search state as the byte dataset /checkpoint/state.  The
+ * search calls it on root only; it is not collective.
+ */
+typedef struct dse_checkpointer {
+	const dse_ctx *ctx;
+	double t0;		/* MPI_Wtime() when the run started */
+	int written;		/* checkpoints written so far */
+	uint64_t evaluated;	/* the last checkpoint's figures */
+	uint64_t total;
+} dse_checkpointer;
+dse_stat dse_checkpoint_write(const search_checkpoint *cp, void *user,
+	dse_error *err);
+
+/* "--resume": rank 0 reads the checkpoint in ctx->out_path, refuses a
+ * missing or finished file, one of another config (naming the first line
+ * that differs) and a corrupt one (search_state_check), and broadcasts
+ * the state; every rank gets the same bytes in *state (freed by the
+ * caller with free()).  Collective: every rank returns the same status;
+ * only rank 0's err carries the real message.
+ */
+dse_stat dse_resume_load(const dse_ctx *ctx, void **state, size_t *size,
+	dse_error *err);
+
+/* The command line that continues a stopped sweep of ctx
+ * ("dse --resume [-o FILE] CFG").  Not collective.
+ */
+void dse_resume_command(const dse_ctx *ctx, char *buf, size_t size);
+
+/* SIGINT and SIGTERM while a search runs: the first sets the flag
+ * "stop" points at (the signal's number), so the search stops at its
+ * next synchronisation and writes a checkpoint; the handlers reset
+ * themselves, so a second signal ends the process at once.  A signal the
+ * process was started ignoring stays ignored.  Per process, not
+ * collective; install before the search, restore after it.
+ */
+typedef struct dse_signals {
+	const volatile sig_atomic_t *stop;
+	struct sigaction old_int;
+	struct sigaction old_term;
+	int installed;
+} dse_signals;
+dse_stat dse_signals_install(dse_signals *s, dse_error *err);
+/* Puts the previous handlers back; returns the signal caught, or 0. */
+int dse_signals_restore(dse_signals *s);
 
 /* Options of "dse analyze". */
 typedef struct dse_analyze_opts {
@@ -253,6 +320,13 @@ dse_stat dse_tune(dse_ctx *ctx, const dse_tune_opts *opts, dse_error *err);
  * argv[0] is "scalesim".  Returns the exit status.
  */
 int dse_scale_main(int argc, char **argv);
+
+/* "dse show [options] results.h5": prints a results file's front, cloud
+ * or analysis table, run before MPI starts; argv[0] is "show".  Returns
+ * the exit status (2 for a missing file, a file that is not a dse
+ * results file, or an unknown column or table).
+ */
+int dse_show_main(int argc, char **argv);
 
 /* The built-in sweep run when no config is given. */
 const char *dse_default_config(void);

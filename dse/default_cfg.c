@@ -27,10 +27,11 @@ static const char default_config[] =
 "simd       = 1, 2, 4, 8\n"
 "\n"
 "[search]\n"
-"strategy    = exhaustive\n"
+"strategy    = exhaustive   # or random, genetic, anneal with a budget\n"
 "objectives  = latency, dsp\n"
 "constraints = dsp <= 0.75, bram18k <= 0.7\n"
 "seed        = 1\n"
+"checkpoint  = 60           # seconds; 'dse --resume' continues a stopped sweep\n"
 "\n"
 "[output]\n"
 "file = results/mm.h5\n";

@@ -1,5 +1,8 @@
 /* The dse command line. */
 #include <getopt.h>
+#include <math.h>
+#include <omp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +15,7 @@
 static const char usage[] =
 "Usage: dse [options] [sweep.cfg]\n"
 "       mpirun -np N dse [options] [sweep.cfg]\n"
+"       dse --resume [-o FILE] [sweep.cfg]\n"
 "       dse analyze [--json] [--space-time N] [sweep.cfg]\n"
 "       dse eval --sa-sizes STRING [--io-network daisy|multicast]\n"
 "                [--double-buffer 0|1] [--json] [sweep.cfg]\n"
@@ -22,6 +26,7 @@ static const char usage[] =
 "       dse tune [--objective M] [--emit autosa|tensil|json] [-o FILE]\n"
 "                [--from results.h5] [sweep.cfg]\n"
 "       dse scalesim ...    (dse scalesim --help)\n"
+"       dse show [--sort COL] [--csv] ... results.h5  (dse show --help)\n"
 "\n"
 "Explores the design space of an accelerator for the kernel (a systolic\n"
 "array) or the workload (GNN or overlay accelerators) and board in\n"
@@ -32,6 +37,8 @@ static const char usage[] =
 "Options:\n"
 "  -o, --output FILE   write the results to FILE (overrides [output] file)\n"
 "  -q, --quiet         print nothing but errors\n"
+"      --resume        continue the stopped sweep whose checkpoint is the\n"
+"                      results file the config names (same config)\n"
 "      --print-default print the built-in sweep config and exit\n"
 "  -h, --help          show this help and exit\n"
 "  -V, --version       show the version and exit\n"
@@ -46,16 +53,26 @@ static const char usage[] =
 "                      (dse simulate --help)\n"
 "  tune                pick the best design for one objective and emit it\n"
 "                      for AutoSA, Tensil or as JSON (dse tune --help)\n"
+"  show                print a results file's front or cloud as a table or\n"
+"                      CSV, sorted by any column (dse show --help)\n"
 "  scalesim            the SCALE-Sim-style output/weight/input-stationary\n"
 "                      GEMM and convolution mode (dse scalesim --help)\n"
 "\n"
 "Parallelism: MPI ranks from mpirun, OpenMP threads per rank from\n"
 "OMP_NUM_THREADS. The front is the same for any number of either.\n"
 "\n"
+"Long sweeps write a checkpoint into the results file every [search]\n"
+"checkpoint seconds (60 by default); SIGINT or SIGTERM stops the search at\n"
+"its next synchronisation with a last checkpoint (a second Ctrl-C quits at\n"
+"once), and --resume continues from it.\n"
+"\n"
 "Exit status:\n"
 "  0  success\n"
 "  1  runtime failure (out of memory, MPI or HDF5 error, unwritable file)\n"
-"  2  bad input (command line, config, kernel); nothing is written\n";
+"  2  bad input (command line, config, kernel, checkpoint); nothing is\n"
+"     written\n"
+"  130, 143  stopped by SIGINT or SIGTERM (128 + the signal's number) after\n"
+"     writing a checkpoint\n";
 
 static const char analyze_usage[] =
 "Usage: dse analyze [--json] [--space-time N] [sweep.cfg]\n"
@@ -190,6 +207,7 @@ struct cli {
 	int help;
 	int version;
 	int print_default;
+	int resume;		/* --resume: continue from the checkpoint */
 	int analyze;		/* the "analyze" sub-command */
 	dse_analyze_opts aopt;
 	int eval;		/* the "eval" sub-command */
@@ -508,6 +526,7 @@ static int parse_cli(int argc, char **argv, struct cli *cli, char *msg,
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "print-default", no_argument, NULL, 'D' },
+		{ "resume", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
@@ -538,6 +557,7 @@ static int parse_cli(int argc, char **argv, struct cli *cli, char *msg,
 		case 'h': cli->help = 1; break;
 		case 'V': cli->version = 1; break;
 		case 'D': cli->print_default = 1; break;
+		case 'R': cli->resume = 1; break;
 		default:
 			return bad_option(c, argv, "", msg, size);
 		}
@@ -597,10 +617,16 @@ static dse_cfg *load_config(const dse_ctx *ctx, const char *path,
 	return cfg;
 }
 
+/* Seconds between progress lines when stderr is not a terminal (a log
+ * file): the search may report more often, at its own synchronisations.
+ */
+#define LOG_INTERVAL 5.0
+
 struct progress_state {
 	int tty;
 	int printed;
 	int stage;		/* of the last line printed */
+	double last;		/* search seconds at the last line */
 };
 
 /* The second stage: band points through the sampled cycle model. */
@@ -622,8 +648,12 @@ static void print_progress(const search_progress *p, void *user)
 {
 	struct progress_state *ps = user;
 	double rate = p->seconds > 0 ? p->evaluated / p->seconds : 0;
-	double eta = rate > 0 ? (p->total - p->evaluated) / rate : 0;
+	/* The count is an estimate over the ranks and may pass the total. */
+	double left = p->total > p->evaluated ?
+		(double) (p->total - p->evaluated) : 0;
+	double eta = rate > 0 ? left / rate : 0;
 	double valid = p->evaluated ? 100.0 * p->valid / p->evaluated : 0;
+	char hv[32], what[48];
 
 	if (p->stage == 2) {
 		/* The sweep's last line stays on screen above this one. */
@@ -633,14 +663,34 @@ static void print_progress(const search_progress *p, void *user)
 		print_stage2(p, ps);
 		return;
 	}
+	/* A log gets a line per interval, and the last one. */
+	if (!ps->tty && ps->printed && ps->stage == 1 &&
+	    p->seconds - ps->last < LOG_INTERVAL && p->evaluated < p->total)
+		return;
+	ps->last = p->seconds;
 	ps->stage = 1;
-	fprintf(stderr, "%sdse: %5.1f%%  %llu/%llu points  %.2f M points/s  "
-		"valid %.1f%%  front %zu  ETA %.1f s%s",
-		ps->tty ? "\r\033[K" : "",
+	/* The hypervolume is unknown (NaN) until the front has a point. */
+	hv[0] = '\0';
+	if (!isnan(p->hypervolume))
+		snprintf(hv, sizeof(hv), "  hv %.4f", p->hypervolume);
+	/* A heuristic search counts evaluations against its budget and
+	 * says which generation it has reached.
+	 */
+	if (p->strategy != SEARCH_EXHAUSTIVE)
+		snprintf(what, sizeof(what), "%s gen %llu  ",
+			search_strategy_name(p->strategy),
+			(unsigned long long) p->generation);
+	else
+		what[0] = '\0';
+	fprintf(stderr, "%sdse: %s%5.1f%%  %llu/%llu %s  %.2f M points/s  "
+		"valid %.1f%%  front %zu%s  ETA %.1f s%s",
+		ps->tty ? "\r\033[K" : "", what,
 		p->total ? 100.0 * p->evaluated / p->total : 100.0,
 		(unsigned long long) p->evaluated,
-		(unsigned long long) p->total, rate / 1e6, valid,
-		p->front_size, eta, ps->tty ? "" : "\n");
+		(unsigned long long) p->total,
+		p->strategy != SEARCH_EXHAUSTIVE ? "of budget" : "points",
+		rate / 1e6, valid, p->front_size, hv, eta,
+		ps->tty ? "" : "\n");
 	ps->printed = 1;
 	fflush(stderr);
 }
@@ -693,9 +743,10 @@ static void print_summary(const dse_ctx *ctx, const search_result *res)
 	size_t i, n = search_front_size(res->front);
 	char sa[256], extra[64];
 
-	printf("dse: %s on %s: %llu points in %.2f s (%d ranks x %d threads, "
-		"%.2f M points/s), %llu valid, front of %zu designs -> %s\n",
-		ctx->tmpl.kernel, ctx->board.name,
+	printf("dse: %s on %s, %s search: %llu points in %.2f s (%d ranks x "
+		"%d threads, %.2f M points/s), %llu valid, front of %zu designs "
+		"-> %s\n", ctx->tmpl.kernel, ctx->board.name,
+		search_strategy_name(ctx->sopt.strategy),
 		(unsigned long long) res->evaluated, res->seconds, ctx->size,
 		res->threads, res->seconds > 0 ?
 		res->evaluated / res->seconds / 1e6 : 0.0,
@@ -754,63 +805,169 @@ static void print_two_stage(const dse_ctx *ctx, const search_result *res)
 			(unsigned long long) res->band_cut);
 }
 
-/* Rank 0 creates the results file (under its temporary name) before the
- * search, so a bad output path costs nothing; every rank learns whether it
- * worked.  Collective.
+/* What the strategy did, when there is more to say than the points: the
+ * generations and islands of a heuristic search, the points exhaustive
+ * search skipped on resource bounds, and whether it resumed.
  */
-static res_file *open_output(const dse_ctx *ctx, dse_error *err, int *ok)
+static void print_strategy(const dse_ctx *ctx, const search_result *res)
 {
-	res_file *f = NULL;
-
-	*ok = 1;
-	if (ctx->rank == 0) {
-		f = res_file_create(ctx->out_path, err);
-		*ok = f != NULL;
-	}
-	if (MPI_Bcast(ok, 1, MPI_INT, 0, ctx->comm) != MPI_SUCCESS) {
-		*ok = 0;
-		dse_error_set(err, DSE_E_MPI, "MPI_Bcast failed");
-		f = res_file_abort(f);
-	}
-	return f;
+	if (ctx->sopt.strategy != SEARCH_EXHAUSTIVE)
+		printf("  %s: %llu generations on %d islands\n",
+			search_strategy_name(ctx->sopt.strategy),
+			(unsigned long long) res->generations, res->islands);
+	else if (res->pruned)
+		printf("  pruned: %llu points skipped, a resource bound already "
+			"over a constraint\n", (unsigned long long) res->pruned);
+	if (res->resumed)
+		printf("  resumed from a checkpoint\n");
 }
 
-/* Runs the sweep once the context is built.  Returns the exit status. */
-static int run(dse_ctx *ctx, dse_error *err)
+/* Rank 0 checks before the search that the results file can be created
+ * (it makes and removes it under its temporary name), so a bad output
+ * path costs nothing; every rank learns whether it worked.  The file is
+ * written after the search, and each checkpoint meanwhile writes its own.
+ * Collective.
+ */
+static int check_output(const dse_ctx *ctx, dse_error *err)
 {
-	struct progress_state ps = { isatty(2), 0, 0 };
-	search_evaluator ev;
-	search_result res;
-	double t0 = MPI_Wtime();
+	int ok = 1;
+
+	if (ctx->rank == 0) {
+		res_file *f = res_file_create(ctx->out_path, err);
+
+		ok = f != NULL;
+		res_file_abort(f);
+	}
+	if (MPI_Bcast(&ok, 1, MPI_INT, 0, ctx->comm) != MPI_SUCCESS) {
+		ok = 0;
+		dse_error_set(err, DSE_E_MPI, "MPI_Bcast failed");
+	}
+	return ok;
+}
+
+/* Warns, on rank 0, about an exhaustive sweep that will take hours. */
+static void warn_big_space(const dse_ctx *ctx)
+{
+	char msg[512];
+
+	if (ctx->rank == 0 && !ctx->quiet && dse_space_warning(ctx,
+			ctx->size, omp_get_max_threads(), msg, sizeof(msg)))
+		fprintf(stderr, "dse: warning: %s\n", msg);
+}
+
+/* Runs the search with SIGINT and SIGTERM caught; *sig is the signal
+ * caught on this rank (0: none).  Collective.
+ */
+static dse_stat search_with_signals(dse_ctx *ctx, search_result *res,
+	int *sig, dse_error *err)
+{
+	search_evaluator ev = dse_evaluator(ctx);
+	dse_signals s;
+	dse_stat st;
+
+	/* Without the handlers (sigaction never fails in practice) a signal
+	 * just ends the process, as it would have before.
+	 */
+	if (dse_signals_install(&s, NULL) == dse_stat_ok)
+		ctx->sopt.stop = s.stop;
+	st = search_run(ctx->space, &ev, &ctx->sopt, ctx->comm, res, err);
+	*sig = dse_signals_restore(&s);
+	ctx->sopt.stop = NULL;
+	return st;
+}
+
+/* A stopped search: rank 0 says where the checkpoint is and how to go
+ * on.  Returns the exit status, 128 + the signal's number on every rank,
+ * so a script cannot take the stop for success.  Collective.
+ */
+static int stopped(const dse_ctx *ctx, search_result *res,
+	const dse_checkpointer *cp, int sig)
+{
+	char cmd[2 * DSE_PATH_LEN + 32];
+	int any = sig;
+
+	if (MPI_Allreduce(&sig, &any, 1, MPI_INT, MPI_MAX, ctx->comm) !=
+			MPI_SUCCESS || any <= 0)
+		any = sig > 0 ? sig : SIGINT;
+	if (ctx->rank == 0 && cp->written) {
+		dse_resume_command(ctx, cmd, sizeof(cmd));
+		fprintf(stderr, "dse: interrupted after %llu of %llu points; "
+			"checkpoint written to %s; continue with: %s\n",
+			(unsigned long long) cp->evaluated,
+			(unsigned long long) cp->total, ctx->out_path, cmd);
+	} else if (ctx->rank == 0) {
+		fprintf(stderr, "dse: interrupted after %llu points; no "
+			"checkpoint was written\n",
+			(unsigned long long) res->evaluated);
+	}
+	search_front_free(res->front);
+	search_cloud_free(res->cloud);
+	return 128 + any;
+}
+
+/* Rank 0 writes the finished sweep over the last checkpoint and prints
+ * the summary.  Returns the exit status.
+ */
+static int finish(const dse_ctx *ctx, search_result *res, double t0,
+	dse_error *err)
+{
 	res_file *out;
 	int ok;
 
-	out = open_output(ctx, err, &ok);
-	if (!ok)
-		return ctx->rank == 0 ? report_error(ctx, err) : 1;
+	if (ctx->rank != 0)
+		return 0;
+	out = res_file_create(ctx->out_path, err);
+	ok = out && dse_write_results(ctx, out, res, MPI_Wtime() - t0, err) ==
+		dse_stat_ok;
+	if (ok && !ctx->quiet) {
+		print_summary(ctx, res);
+		print_strategy(ctx, res);
+		print_two_stage(ctx, res);
+	}
+	search_front_free(res->front);
+	search_cloud_free(res->cloud);
+	return ok ? 0 : report_error(ctx, err);
+}
+
+/* Runs the sweep once the context is built, from the checkpoint with
+ * "resume".  Returns the exit status.
+ */
+static int run(dse_ctx *ctx, int resume, dse_error *err)
+{
+	struct progress_state ps = { isatty(2), 0, 0, 0 };
+	dse_checkpointer cp = { ctx, MPI_Wtime(), 0, 0, 0 };
+	search_result res;
+	void *state = NULL;
+	size_t state_size = 0;
+	dse_stat st;
+	int sig = 0;
+
+	if (resume && dse_resume_load(ctx, &state, &state_size, err))
+		return report_error(ctx, err);
+	if (!check_output(ctx, err)) {
+		free(state);
+		return report_error(ctx, err);
+	}
+	warn_big_space(ctx);
 	if (!ctx->quiet) {
 		ctx->sopt.progress = print_progress;
 		ctx->sopt.progress_user = &ps;
 	}
-	ctx->sopt.progress_interval = ps.tty ? 0.5 : 5.0;
-	ev = dse_evaluator(ctx);
-	if (search_exhaustive_with(ctx->space, &ev, &ctx->sopt, ctx->comm,
-			&res, err)) {
-		res_file_abort(out);
-		return report_error(ctx, err);
-	}
+	ctx->sopt.progress_interval = ps.tty ? 0.5 : LOG_INTERVAL;
+	ctx->sopt.resume = state;
+	ctx->sopt.resume_size = state_size;
+	ctx->sopt.checkpoint = dse_checkpoint_write;
+	ctx->sopt.checkpoint_user = &cp;
+	st = search_with_signals(ctx, &res, &sig, err);
+	free(state);
+	ctx->sopt.resume = NULL;
 	if (ps.printed && ps.tty)
 		fputc('\n', stderr);
-	if (ctx->rank != 0)
-		return 0;
-	ok = dse_write_results(ctx, out, &res, MPI_Wtime() - t0, err) ==
-		dse_stat_ok;
-	if (ok && !ctx->quiet) {
-		print_summary(ctx, &res);
-		print_two_stage(ctx, &res);
-	}
-	search_front_free(res.front);
-	return ok ? 0 : report_error(ctx, err);
+	if (st)
+		return report_error(ctx, err);
+	if (res.interrupted)
+		return stopped(ctx, &res, &cp, sig);
+	return finish(ctx, &res, cp.t0, err);
 }
 
 /* "dse tune" once the context is built, with the sweep's progress line.
@@ -818,13 +975,13 @@ static int run(dse_ctx *ctx, dse_error *err)
  */
 static int tune(dse_ctx *ctx, const dse_tune_opts *opts, dse_error *err)
 {
-	struct progress_state ps = { isatty(2), 0, 0 };
+	struct progress_state ps = { isatty(2), 0, 0, 0 };
 
 	if (!ctx->quiet && !opts->from) {
 		ctx->sopt.progress = print_progress;
 		ctx->sopt.progress_user = &ps;
 	}
-	ctx->sopt.progress_interval = ps.tty ? 0.5 : 5.0;
+	ctx->sopt.progress_interval = ps.tty ? 0.5 : LOG_INTERVAL;
 	if (dse_tune(ctx, opts, err))
 		return report_error(ctx, err);
 	if (ps.printed && ps.tty)
@@ -907,7 +1064,7 @@ static int main_mpi(int argc, char **argv, dse_ctx *ctx)
 			report_error(ctx, &err) : 0;
 	if (cli.tune)
 		return tune(ctx, &cli.topt, &err);
-	return run(ctx, &err);
+	return run(ctx, cli.resume, &err);
 }
 
 /* The rank a launcher such as mpirun gave this process, 0 without one. */
@@ -931,6 +1088,10 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "scalesim"))
 		return launcher_rank() == 0 ?
 			dse_scale_main(argc - 1, argv + 1) : 0;
+	/* show only reads a file, so it needs no MPI either. */
+	if (argc > 1 && !strcmp(argv[1], "show"))
+		return launcher_rank() == 0 ?
+			dse_show_main(argc - 1, argv + 1) : 0;
 	memset(&ctx, 0, sizeof(ctx));
 	if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) !=
 			MPI_SUCCESS) {

@@ -335,6 +335,13 @@ static dse_stat knob_values(const dse_ctx *ctx, int k, const char *key,
 
 static dse_stat setup_space(dse_ctx *ctx, dse_error *err)
 {
+	/* A loop's tiling chain from the outermost tile inwards: a legal
+	 * point's array_part_L2 is a multiple of its array_part, which is a
+	 * multiple of its latency (a latency loop) or of its simd (the simd
+	 * loop, never a latency loop); the chain is named by the loop.
+	 */
+	static const char *const level_kind[] = { "array_part_L2",
+		"array_part", "latency", "simd" };
 	int k, n = sim_model_n_knobs(ctx->model);
 	char keybuf[96];
 
@@ -345,8 +352,9 @@ static dse_stat setup_space(dse_ctx *ctx, dse_error *err)
 		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
 	for (k = 0; k < n; k++) {
 		const char *key = knob_key(ctx, k, keybuf, sizeof(keybuf));
+		int loop = sim_model_knob_loop(ctx->model, k);
 		int64_t *values = NULL;
-		int nv = 0;
+		int nv = 0, level;
 		dse_stat r;
 
 		r = knob_values(ctx, k, key, &values, &nv, err);
@@ -355,6 +363,12 @@ static dse_stat setup_space(dse_ctx *ctx, dse_error *err)
 				sim_model_knob_name(ctx->model, k), values,
 				nv, err);
 		free(values);
+		for (level = 0; r == dse_stat_ok && loop >= 0 && level < 4;
+		     level++)
+			if (!strcmp(sim_model_knob_kind(ctx->model, k),
+					level_kind[level]))
+				r = search_space_set_chain(ctx->space, k, loop,
+					level, ctx->tmpl.extent[loop], err);
 		if (r != dse_stat_ok)
 			return r;
 		if (search_space_size(ctx->space) == UINT64_MAX)
@@ -511,6 +525,285 @@ static dse_stat setup_model(dse_ctx *ctx, dse_error *err)
 	return dse_stat_ok;
 }
 
+/* Upper bounds of the heuristic strategies' options: far beyond any use,
+ * low enough that products such as islands x population stay small.
+ */
+#define MAX_ISLANDS 4096
+#define MAX_POPULATION 1000000
+#define MAX_MIGRATE_EVERY 1000000
+#define MAX_BUDGET (INT64_C(1) << 53)
+#define MAX_WEIGHT 1e6
+#define MAX_CHECKPOINT_S 1e7
+#define DEFAULT_CHECKPOINT_S 60.0
+/* Exhaustive search enumerates signed 64-bit indices at most. */
+#define MAX_EXHAUSTIVE (UINT64_C(1) << 63)
+
+#define S_EXH (1u << SEARCH_EXHAUSTIVE)
+#define S_RND (1u << SEARCH_RANDOM)
+#define S_GEN (1u << SEARCH_GENETIC)
+#define S_ANN (1u << SEARCH_ANNEAL)
+
+/* Which strategies take which [search] key, and why the others do not:
+ * a key that would be silently ignored is a mistake worth reporting.
+ */
+static const struct strategy_key {
+	const char *key;
+	unsigned strategies;
+	const char *why;
+} strategy_keys[] = {
+	{ "budget", S_RND | S_GEN | S_ANN, "exhaustive search evaluates "
+	  "every point; a budget needs strategy = random, genetic or anneal" },
+	{ "budget_seconds", S_RND | S_GEN | S_ANN, "exhaustive search "
+	  "evaluates every point; a time budget needs strategy = random, "
+	  "genetic or anneal" },
+	{ "islands", S_RND | S_GEN | S_ANN, "islands are the unit of work of "
+	  "the random, genetic and anneal strategies; exhaustive search "
+	  "splits the index range instead" },
+	{ "population", S_GEN, "population is the number of designs a "
+	  "genetic island breeds; set strategy = genetic" },
+	{ "migrate_every", S_GEN | S_ANN, "only genetic and anneal islands "
+	  "exchange points" },
+	{ "migrants", S_GEN | S_ANN, "only genetic and anneal islands "
+	  "exchange points" },
+	{ "weights", S_ANN, "weights weigh the objectives of simulated "
+	  "annealing; set strategy = anneal" },
+};
+
+/* Reads [search] budget: evaluations ("100000") or a share of the space
+ * ("5%", at least one point).
+ */
+static dse_stat setup_budget(dse_ctx *ctx, dse_error *err)
+{
+	const char *text = dse_cfg_string(ctx->cfg, "search", "budget", NULL);
+	double size = (double) search_space_size(ctx->space), v;
+	char *end;
+
+	ctx->sopt.budget = 0;
+	if (!text)
+		return dse_stat_ok;
+	v = strtod(text, &end);
+	if (end != text && *end == '%' && !end[1] && isfinite(v) && v > 0 &&
+	    v <= 100) {
+		v = ceil(v / 100.0 * size);
+		ctx->sopt.budget = v < 1 ? 1 : (uint64_t) v;
+		return dse_stat_ok;
+	}
+	if (end != text && !*end && isdigit((unsigned char) text[0]) &&
+	    v >= 1 && v <= (double) MAX_BUDGET && v == floor(v)) {
+		ctx->sopt.budget = (uint64_t) v;
+		return dse_stat_ok;
+	}
+	return error_at(ctx, "search", "budget", err, "budget must be a number "
+		"of evaluations from 1 to 2^53 (e.g. 100000) or a percentage "
+		"of the space above 0 and at most 100 (e.g. 5%%), got '%s'",
+		text);
+}
+
+/* Reads [search] weights: one non-negative number per objective. */
+static dse_stat setup_weights(dse_ctx *ctx, dse_error *err)
+{
+	const char *text = dse_cfg_string(ctx->cfg, "search", "weights", NULL);
+	const char *p = text;
+	int n = 0;
+
+	memset(ctx->sopt.weights, 0, sizeof(ctx->sopt.weights));
+	if (!text)
+		return dse_stat_ok;
+	for (;;) {
+		char *end;
+		double v;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		v = strtod(p, &end);
+		if (end == p || !isfinite(v) || v < 0 || v > MAX_WEIGHT)
+			return dse_ctx_error(ctx, "search", "weights",
+				(int) (p - text), err, "weights are numbers "
+				"from 0 to %.0f, one per objective, separated "
+				"by commas (e.g. 1, 0.5)", MAX_WEIGHT);
+		if (n < SEARCH_MAX_OBJECTIVES)
+			ctx->sopt.weights[n] = v;
+		n++;
+		for (p = end; *p == ' ' || *p == '\t'; p++)
+			;
+		if (!*p)
+			break;
+		if (*p != ',')
+			return dse_ctx_error(ctx, "search", "weights",
+				(int) (p - text), err, "expected ',' between "
+				"weights");
+		p++;
+	}
+	if (n != ctx->sopt.n_obj)
+		return error_at(ctx, "search", "weights", err, "%d weight%s for "
+			"%d objective%s: give one weight per objective, in the "
+			"order of 'objectives'", n, n == 1 ? "" : "s",
+			ctx->sopt.n_obj, ctx->sopt.n_obj == 1 ? "" : "s");
+	return dse_stat_ok;
+}
+
+/* Reads [search] checkpoint: seconds between checkpoints; "off" or 0
+ * writes none (a stopped search still writes its last one).
+ */
+static dse_stat setup_checkpoint(dse_ctx *ctx, dse_error *err)
+{
+	const char *text = dse_cfg_string(ctx->cfg, "search", "checkpoint",
+		NULL);
+	char *end;
+	double v;
+
+	ctx->sopt.checkpoint_interval = DEFAULT_CHECKPOINT_S;
+	if (!text)
+		return dse_stat_ok;
+	if (!strcmp(text, "off")) {
+		ctx->sopt.checkpoint_interval = 0;
+		return dse_stat_ok;
+	}
+	v = strtod(text, &end);
+	if (end == text || *end || !isfinite(v) || v < 0 ||
+	    v > MAX_CHECKPOINT_S)
+		return error_at(ctx, "search", "checkpoint", err, "checkpoint "
+			"must be the seconds between checkpoints (e.g. 60; at "
+			"most %.0f) or 'off', got '%s'", MAX_CHECKPOINT_S,
+			text);
+	ctx->sopt.checkpoint_interval = v;
+	return dse_stat_ok;
+}
+
+/* A positive [search] integer with an upper bound; 0 when absent (the
+ * search's default).
+ */
+static dse_stat bounded_int(dse_ctx *ctx, const char *key, int64_t max,
+	int *out, dse_error *err)
+{
+	int64_t v = dse_cfg_int(ctx->cfg, "search", key, 0);
+
+	if (v > max)
+		return error_at(ctx, "search", key, err, "%s must be at most "
+			"%lld", key, (long long) max);
+	*out = (int) v;
+	return dse_stat_ok;
+}
+
+/* An exhaustive sweep of more than 2^63 points cannot be enumerated; the
+ * error sits at [space], where the knob ranges are.
+ */
+static dse_stat check_exhaustive_size(dse_ctx *ctx, dse_error *err)
+{
+	uint64_t size = search_space_size(ctx->space);
+	int line = 0, col = 0;
+
+	if (ctx->sopt.strategy != SEARCH_EXHAUSTIVE || size <= MAX_EXHAUSTIVE)
+		return dse_stat_ok;
+	/* The [space] header; without one (default knob ranges), the
+	 * strategy key or the [search] header.
+	 */
+	dse_cfg_pos(ctx->cfg, "space", "", &line, &col);
+	if (line == 0)
+		dse_cfg_pos(ctx->cfg, "search", "strategy", &line, &col);
+	return dse_error_set_at(err, dse_cfg_file(ctx->cfg), line, col, NULL,
+		"the space has %.3g points, more than 2^63: too many for "
+		"exhaustive search; set [search] strategy = genetic with a "
+		"budget, or narrow the knob ranges", (double) size);
+}
+
+/* [search] strategy and the keys of the heuristic strategies. */
+static dse_stat setup_strategy(dse_ctx *ctx, dse_error *err)
+{
+	const char *name = dse_cfg_string(ctx->cfg, "search", "strategy",
+		"exhaustive");
+	search_options *o = &ctx->sopt;
+	size_t i;
+
+	o->strategy = search_strategy_find(name);
+	if (o->strategy < 0)
+		return error_at(ctx, "search", "strategy", err, "unknown "
+			"strategy '%s'", name);
+	for (i = 0; i < sizeof(strategy_keys) / sizeof(strategy_keys[0]);
+	     i++)
+		if (dse_cfg_has(ctx->cfg, "search", strategy_keys[i].key) &&
+		    !(strategy_keys[i].strategies & (1u << o->strategy)))
+			return error_at(ctx, "search", strategy_keys[i].key,
+				err, "%s does not apply to strategy = %s: %s",
+				strategy_keys[i].key, name,
+				strategy_keys[i].why);
+	o->budget_seconds = dse_cfg_float(ctx->cfg, "search",
+		"budget_seconds", 0);
+	if (setup_budget(ctx, err) || setup_weights(ctx, err) ||
+	    setup_checkpoint(ctx, err) ||
+	    bounded_int(ctx, "islands", MAX_ISLANDS, &o->islands, err) ||
+	    bounded_int(ctx, "population", MAX_POPULATION, &o->population,
+		err) ||
+	    bounded_int(ctx, "migrate_every", MAX_MIGRATE_EVERY,
+		&o->migrate_every, err) ||
+	    bounded_int(ctx, "migrants", MAX_POPULATION, &o->migrants, err))
+		return dse_stat_error;
+	if (o->migrants > (o->population ? o->population :
+			SEARCH_DEFAULT_POPULATION))
+		return error_at(ctx, "search", "migrants", err, "migrants must "
+			"be at most the population (%d)", o->population ?
+			o->population : SEARCH_DEFAULT_POPULATION);
+	return check_exhaustive_size(ctx, err);
+}
+
+/* The nominal speed of the analytic model per core, for the estimate
+ * of how long an exhaustive sweep takes.
+ */
+#define NOMINAL_POINTS_PER_S 20e6
+#define BIG_SPACE_S 3600.0
+#define BIG_SPACE_POINTS 1e12
+
+/* "d" seconds as "12.3 days", "4.5 h", "17 min" or "40 s". */
+static void duration(double d, char *buf, size_t size)
+{
+	if (d >= 86400)
+		snprintf(buf, size, "%.1f days", d / 86400);
+	else if (d >= 3600)
+		snprintf(buf, size, "%.1f h", d / 3600);
+	else if (d >= 60)
+		snprintf(buf, size, "%.0f min", d / 60);
+	else
+		snprintf(buf, size, "%.0f s", d);
+}
+
+int dse_space_warning(const dse_ctx *ctx, int ranks, int threads,
+	char *buf, size_t size)
+{
+	double points = (double) search_space_size(ctx->space);
+	double workers = (double) (ranks > 0 ? ranks : 1) *
+		(threads > 0 ? threads : 1);
+	double eta = points / (NOMINAL_POINTS_PER_S * workers);
+	char when[32];
+
+	if (ctx->sopt.strategy != SEARCH_EXHAUSTIVE ||
+	    (eta <= BIG_SPACE_S && points <= BIG_SPACE_POINTS))
+		return 0;
+	duration(eta, when, sizeof(when));
+	snprintf(buf, size, "the space has %.3g points: exhaustive search "
+		"takes about %s at a nominal 20 M points/s per core on %d "
+		"ranks x %d threads; consider [search] strategy = genetic with "
+		"a budget (e.g. budget = 1000000)", points, when,
+		ranks, threads);
+	return 1;
+}
+
+/* The points the cloud table keeps: a sample for plots, bounded so a
+ * typo cannot ask root for more memory than a machine has.
+ */
+#define DEFAULT_CLOUD 5000
+#define MAX_CLOUD 10000000
+
+static dse_stat setup_cloud(dse_ctx *ctx, dse_error *err)
+{
+	int64_t v = dse_cfg_int(ctx->cfg, "output", "cloud", DEFAULT_CLOUD);
+
+	if (v > MAX_CLOUD)
+		return error_at(ctx, "output", "cloud", err, "cloud must be at "
+			"most %d points", MAX_CLOUD);
+	ctx->sopt.cloud_max = (size_t) v;
+	return dse_stat_ok;
+}
+
 static void setup_output(dse_ctx *ctx, const char *out_override)
 {
 	const char *file = out_override ? out_override :
@@ -610,7 +903,8 @@ static dse_stat setup_search(dse_ctx *ctx, const char *out_override,
 			"block must be at most 1073741824 points");
 	ctx->sopt.block = (uint64_t) block;
 	ctx->sopt.seed = (uint64_t) ctx->seed;
-	if (setup_model(ctx, err))
+	if (setup_model(ctx, err) || setup_strategy(ctx, err) ||
+	    setup_cloud(ctx, err))
 		return dse_stat_error;
 	setup_output(ctx, out_override);
 	return dse_stat_ok;

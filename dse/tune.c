@@ -288,12 +288,18 @@ dse_stat dse_tune(dse_ctx *ctx, const dse_tune_opts *opts, dse_error *err)
 		search_evaluator ev = dse_evaluator(ctx);
 
 		/* The best for one objective is the front of that objective
-		 * alone; the config's constraints still hold.
+		 * alone, found with the config's strategy; the config's
+		 * constraints still hold.  Annealing's one weight is that
+		 * objective's, and the tuner writes no checkpoints: its
+		 * output is a design, not a results file to resume.
 		 */
 		ctx->sopt.n_obj = 1;
 		ctx->sopt.objectives[0] = metric;
-		st = search_exhaustive_with(ctx->space, &ev, &ctx->sopt,
-			ctx->comm, &res, err);
+		memset(ctx->sopt.weights, 0, sizeof(ctx->sopt.weights));
+		ctx->sopt.checkpoint_interval = 0;
+		ctx->sopt.checkpoint = NULL;
+		st = search_run(ctx->space, &ev, &ctx->sopt, ctx->comm, &res,
+			err);
 		if (st == dse_stat_ok && ctx->rank == 0) {
 			if (search_front_size(res.front) == 0) {
 				st = dse_error_set(err, DSE_E_RUNTIME, "no "
@@ -309,6 +315,7 @@ dse_stat dse_tune(dse_ctx *ctx, const dse_tune_opts *opts, dse_error *err)
 			}
 		}
 		search_front_free(res.front);
+		search_cloud_free(res.cloud);
 	}
 	if (st == dse_stat_ok && ctx->rank == 0)
 		st = emit(ctx, opts, &b, metric, form, err);

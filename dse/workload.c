@@ -755,8 +755,13 @@ static dse_stat simulate_family(const void *model, const int32_t *knobs,
 
 search_evaluator dse_evaluator(const dse_ctx *ctx)
 {
-	search_evaluator gnn = { ctx->family, eval_family, simulate_family };
-	search_evaluator ovs = { ctx->tensil, eval_tensil, simulate_tensil };
+	/* The workload families have no resource bounds (yet): the sweep
+	 * evaluates every one of their points.
+	 */
+	search_evaluator gnn = { ctx->family, eval_family, simulate_family,
+		NULL };
+	search_evaluator ovs = { ctx->tensil, eval_tensil, simulate_tensil,
+		NULL };
 
 	return ctx->tensil ? ovs : ctx->family ? gnn :
 		search_evaluator_sim(ctx->model);

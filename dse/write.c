@@ -207,6 +207,75 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 	return 0;
 }
 
+/* Fills the cloud table: index, knobs, the front's metric columns and
+ * whether the point met the constraints.  No string columns: at 320
+ * bytes a row each they would dwarf the numbers of a large cloud, and a
+ * point's design string follows from its knobs.
+ */
+static int build_cloud(const dse_ctx *ctx, const search_cloud *cloud,
+	struct table *t)
+{
+	int nk = search_space_n_knobs(ctx->space), k, m;
+	int64_t *idx, *knob[SEARCH_MAX_KNOBS], *feasible;
+	void *mcol[N_METRIC_COLS];
+	size_t r;
+
+	t->rows = search_cloud_size(cloud);
+	idx = add_col(t, "index", "", RES_I64);
+	for (k = 0; k < nk; k++)
+		knob[k] = add_col(t, search_space_knob_name(ctx->space, k),
+			knob_unit(ctx, k), RES_I64);
+	for (m = 0; m < N_METRIC_COLS; m++)
+		mcol[m] = add_col(t, sim_metric_name(metric_cols[m].metric),
+			sim_metric_unit(metric_cols[m].metric),
+			metric_cols[m].type);
+	feasible = add_col(t, "feasible", "0=no,1=yes", RES_I64);
+	if (!table_ok(t))
+		return -1;
+	for (r = 0; r < t->rows; r++) {
+		const search_point *p = search_cloud_at(cloud, r);
+
+		idx[r] = (int64_t) p->index;
+		for (k = 0; k < nk; k++)
+			knob[k][r] = p->knobs[k];
+		for (m = 0; m < N_METRIC_COLS; m++)
+			if (metric_cols[m].type == RES_F64)
+				((double *) mcol[m])[r] = sim_metrics_get(
+					&p->metrics, metric_cols[m].metric);
+			else
+				((int64_t *) mcol[m])[r] = metric_i64(
+					&p->metrics, metric_cols[m].metric);
+		feasible[r] = search_feasible(&ctx->sopt, &p->metrics) != 0;
+	}
+	return 0;
+}
+
+/* Writes /<kernel>/cloud when the search kept one. */
+static dse_stat write_cloud(const dse_ctx *ctx, res_file *f,
+	const search_result *res, dse_error *err)
+{
+	char path[POLY_NAME_LEN + 16];
+	struct table t;
+	dse_stat st;
+
+	if (!res->cloud)
+		return dse_stat_ok;
+	/* Rows in index order, so the file does not depend on how the
+	 * sample was gathered.
+	 */
+	search_cloud_sort(res->cloud);
+	memset(&t, 0, sizeof(t));
+	if (build_cloud(ctx, res->cloud, &t) < 0) {
+		free_table(&t);
+		return dse_error_set(err, DSE_E_NOMEM,
+			"out of memory building the cloud table");
+	}
+	snprintf(path, sizeof(path), "/%s/cloud", ctx->tmpl.kernel);
+	st = res_write_table(f, path, t.col, t.n, t.rows, err);
+	free_table(&t);
+	return st;
+}
+
 /* /<kernel>/candidates: one row per space-time candidate of the analysis. */
 static int build_candidates(const poly_analysis *a, struct table *t)
 {
@@ -360,6 +429,46 @@ static dse_stat write_two_stage(const dse_ctx *ctx, res_file *f,
 	return dse_stat_ok;
 }
 
+/* The budget a heuristic search runs to: the configured one, else the
+ * default search.h documents (a share of the space, clamped); 0 for
+ * exhaustive search, which has none.
+ */
+static uint64_t effective_budget(const dse_ctx *ctx)
+{
+	uint64_t size = search_space_size(ctx->space), lo, b;
+
+	if (ctx->sopt.strategy == SEARCH_EXHAUSTIVE)
+		return 0;
+	if (ctx->sopt.budget)
+		return ctx->sopt.budget;
+	lo = size < SEARCH_MIN_BUDGET ? size : SEARCH_MIN_BUDGET;
+	b = (uint64_t) ((double) size * SEARCH_DEFAULT_BUDGET_FRACTION);
+	if (b < lo)
+		b = lo;
+	return b > SEARCH_MAX_DEFAULT_BUDGET ? SEARCH_MAX_DEFAULT_BUDGET : b;
+}
+
+/* The strategy and what it did: budget, islands, generations, pruned
+ * points, whether it was stopped or resumed, the checkpoint interval.
+ */
+static dse_stat write_strategy(const dse_ctx *ctx, res_file *f,
+	const search_result *res, dse_error *err)
+{
+	if (res_attr_string(f, "strategy",
+		search_strategy_name(ctx->sopt.strategy), err) ||
+	    res_attr_i64(f, "budget", (int64_t) effective_budget(ctx), err) ||
+	    res_attr_f64(f, "budget_seconds", ctx->sopt.budget_seconds, err) ||
+	    res_attr_i64(f, "islands", res->islands, err) ||
+	    res_attr_i64(f, "generations", (int64_t) res->generations, err) ||
+	    res_attr_i64(f, "points_pruned", (int64_t) res->pruned, err) ||
+	    res_attr_i64(f, "interrupted", res->interrupted, err) ||
+	    res_attr_i64(f, "resumed", res->resumed, err) ||
+	    res_attr_f64(f, "checkpoint_interval",
+		ctx->sopt.checkpoint_interval, err))
+		return dse_stat_error;
+	return dse_stat_ok;
+}
+
 static dse_stat write_attrs(const dse_ctx *ctx, res_file *f,
 	const search_result *res, double wall_s, dse_error *err)
 {
@@ -383,7 +492,7 @@ static dse_stat write_attrs(const dse_ctx *ctx, res_file *f,
 		gnn_graph_n_vertices(ctx->graph), err) ||
 	     res_attr_i64(f, "graph_edges", gnn_graph_n_edges(ctx->graph),
 		err))) ||
-	    res_attr_string(f, "strategy", "exhaustive", err) ||
+	    write_strategy(ctx, f, res, err) ||
 	    res_attr_string(f, "objectives", objectives, err) ||
 	    (ctx->model && (res_attr_i64(f, "space_time",
 		ctx->tmpl.space_time, err) ||
@@ -407,7 +516,7 @@ static dse_stat write_attrs(const dse_ctx *ctx, res_file *f,
 	return dse_stat_ok;
 }
 
-dse_stat dse_write_results(const dse_ctx *ctx, res_file *f,
+dse_stat dse_write_contents(const dse_ctx *ctx, res_file *f,
 	const search_result *res, double wall_s, dse_error *err)
 {
 	struct table t;
@@ -417,7 +526,6 @@ dse_stat dse_write_results(const dse_ctx *ctx, res_file *f,
 	memset(&t, 0, sizeof(t));
 	if (build_front(ctx, res->front, &t) < 0) {
 		free_table(&t);
-		res_file_abort(f);
 		return dse_error_set(err, DSE_E_NOMEM,
 			"out of memory building the front table");
 	}
@@ -427,10 +535,22 @@ dse_stat dse_write_results(const dse_ctx *ctx, res_file *f,
 		st = res_write_table(f, path, t.col, t.n, t.rows, err);
 	free_table(&t);
 	if (st == dse_stat_ok)
+		st = write_cloud(ctx, f, res, err);
+	if (st == dse_stat_ok)
 		st = write_analysis(ctx, f, err);
-	if (st != dse_stat_ok) {
+	return st;
+}
+
+dse_stat dse_write_results(const dse_ctx *ctx, res_file *f,
+	const search_result *res, double wall_s, dse_error *err)
+{
+	/* "complete" tells --resume (and any reader) that this is the
+	 * finished sweep, not a checkpoint.
+	 */
+	if (dse_write_contents(ctx, f, res, wall_s, err) ||
+	    res_attr_i64(f, "complete", 1, err)) {
 		res_file_abort(f);
-		return st;
+		return dse_stat_error;
 	}
 	return res_file_commit(f, err);
 }

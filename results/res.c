@@ -171,20 +171,22 @@ res_file *res_file_create(const char *path, dse_error *err)
 	return f;
 }
 
-/* Writes a scalar root attribute, replacing one of the same name. */
-static dse_stat write_attr(res_file *f, const char *name, hid_t ftype,
-	hid_t mtype, const void *buf, dse_error *err)
+/* Writes a scalar attribute of object "obj" (the file for a root
+ * attribute), replacing one of the same name.
+ */
+static dse_stat write_attr_on(res_file *f, hid_t obj, const char *name,
+	hid_t ftype, hid_t mtype, const void *buf, dse_error *err)
 {
 	hid_t space = H5I_INVALID_HID, attr = H5I_INVALID_HID;
 	dse_stat st = dse_stat_error;
-	htri_t ex = H5Aexists(f->fid, name);
+	htri_t ex = H5Aexists(obj, name);
 
 	if (ex < 0) {
 		res__h5_fail(err, "cannot look up attribute '%s' in '%s'",
 			name, f->path);
 		return dse_stat_error;
 	}
-	if (ex > 0 && H5Adelete(f->fid, name) < 0) {
+	if (ex > 0 && H5Adelete(obj, name) < 0) {
 		res__h5_fail(err, "cannot replace attribute '%s' in '%s'",
 			name, f->path);
 		return dse_stat_error;
@@ -192,7 +194,7 @@ static dse_stat write_attr(res_file *f, const char *name, hid_t ftype,
 	space = H5Screate(H5S_SCALAR);
 	if (space < 0)
 		goto fail;
-	attr = H5Acreate2(f->fid, name, ftype, space, H5P_DEFAULT,
+	attr = H5Acreate2(obj, name, ftype, space, H5P_DEFAULT,
 		H5P_DEFAULT);
 	if (attr < 0 || H5Awrite(attr, mtype, buf) < 0)
 		goto fail;
@@ -204,6 +206,12 @@ fail:
 out:
 	st = res__close(attr, st, "an attribute", err);
 	return res__close(space, st, "a dataspace", err);
+}
+
+static dse_stat write_attr(res_file *f, const char *name, hid_t ftype,
+	hid_t mtype, const void *buf, dse_error *err)
+{
+	return write_attr_on(f, f->fid, name, ftype, mtype, buf, err);
 }
 
 static dse_stat check_attr_args(res_file *f, const char *name,
@@ -633,6 +641,144 @@ dse_stat res_write_table(res_file *f, const char *path,
 	st = write_table(f, path, cols, ncols, nrows, err);
 	res__quiet_end(&q);
 	return st;
+}
+
+/* ---- byte datasets ---- */
+
+/* Bytes per chunk of a byte dataset: large enough for deflate to work
+ * well, small enough that reading a chunk costs little memory.
+ */
+#define BYTES_CHUNK ((size_t) 1 << 20)
+/* Byte datasets hold search states of megabytes, written again and
+ * again while a search waits: the fastest deflate level saves most of
+ * the space at a fraction of the time of the tables' level.
+ */
+#define BYTES_DEFLATE_LEVEL 1
+
+/* A chunked, deflated (when available) and checksummed byte dataset
+ * layout: the Fletcher-32 checksum makes a damaged chunk fail to read
+ * rather than come back as other bytes.
+ */
+static hid_t bytes_dcpl(size_t n)
+{
+	hsize_t chunk = n < BYTES_CHUNK ? n : BYTES_CHUNK;
+	hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+	htri_t deflate, fletcher;
+
+	if (dcpl < 0)
+		return dcpl;
+	if (chunk < 1)
+		chunk = 1;
+	deflate = H5Zfilter_avail(H5Z_FILTER_DEFLATE);
+	fletcher = H5Zfilter_avail(H5Z_FILTER_FLETCHER32);
+	if (deflate < 0 || fletcher < 0 || H5Pset_chunk(dcpl, 1, &chunk) < 0 ||
+	    (deflate > 0 && H5Pset_deflate(dcpl, BYTES_DEFLATE_LEVEL) < 0) ||
+	    (fletcher > 0 && H5Pset_fletcher32(dcpl) < 0)) {
+		H5Pclose(dcpl);
+		return -1;
+	}
+	return dcpl;
+}
+
+static dse_stat write_bytes(res_file *f, const char *path, const void *data,
+	size_t n, dse_error *err)
+{
+	hsize_t dim = n, maxdim = H5S_UNLIMITED;
+	hid_t space, dcpl = H5I_INVALID_HID, lcpl = H5I_INVALID_HID;
+	hid_t dset = H5I_INVALID_HID;
+	int64_t size = (int64_t) n;
+	dse_stat st = dse_stat_ok;
+
+	if (clear_path(f, path, err) < 0)
+		return dse_stat_error;
+	space = H5Screate_simple(1, &dim, &maxdim);
+	if (space >= 0)
+		dcpl = bytes_dcpl(n);
+	if (dcpl >= 0)
+		lcpl = H5Pcreate(H5P_LINK_CREATE);
+	if (lcpl >= 0 && H5Pset_create_intermediate_group(lcpl, 1) >= 0)
+		dset = H5Dcreate2(f->fid, path, H5T_STD_U8LE, space, lcpl,
+			dcpl, H5P_DEFAULT);
+	if (dset < 0)
+		st = res__h5_fail(err, "cannot create dataset '%s' in '%s'",
+			path, f->path);
+	if (st == dse_stat_ok && n > 0 && H5Dwrite(dset, H5T_NATIVE_UINT8,
+			H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+		st = res__h5_fail(err, "cannot write dataset '%s' in '%s'",
+			path, f->path);
+	if (st == dse_stat_ok)
+		st = write_attr_on(f, dset, "size", H5T_STD_I64LE,
+			H5T_NATIVE_INT64, &size, err);
+	st = res__close(dset, st, "a dataset", err);
+	st = res__close(lcpl, st, "a link creation property list", err);
+	st = res__close(dcpl, st, "a dataset creation property list", err);
+	return res__close(space, st, "a dataspace", err);
+}
+
+dse_stat res_write_bytes(res_file *f, const char *path, const void *data,
+	size_t n, dse_error *err)
+{
+	struct res_quiet q;
+	dse_stat st;
+
+	if (!f || f->fid < 0)
+		return dse_error_set(err, DSE_E_RUNTIME,
+			"results file is not open");
+	if (!path || path[0] != '/' || !path[1] || (n > 0 && !data))
+		return dse_error_set(err, DSE_E_RUNTIME, "bad byte dataset "
+			"'%s'", path ? path : "");
+	res__quiet_begin(&q);
+	st = write_bytes(f, path, data, n, err);
+	res__quiet_end(&q);
+	return st;
+}
+
+/* Writes a scalar attribute on the object at "path". */
+static dse_stat attr_at(res_file *f, const char *path, const char *name,
+	hid_t ftype, hid_t mtype, const void *buf, dse_error *err)
+{
+	struct res_quiet q;
+	hid_t obj;
+	dse_stat st;
+
+	if (check_attr_args(f, name, err) < 0)
+		return dse_stat_error;
+	res__quiet_begin(&q);
+	obj = H5Oopen(f->fid, path, H5P_DEFAULT);
+	if (obj < 0)
+		st = res__h5_fail(err, "cannot open '%s' in '%s'", path,
+			f->path);
+	else
+		st = write_attr_on(f, obj, name, ftype, mtype, buf, err);
+	if (obj >= 0 && H5Oclose(obj) < 0 && st == dse_stat_ok)
+		st = res__h5_fail(err, "cannot close '%s' in '%s'", path,
+			f->path);
+	res__quiet_end(&q);
+	return st;
+}
+
+dse_stat res_attr_string_at(res_file *f, const char *path, const char *name,
+	const char *value, dse_error *err)
+{
+	const char *v = value ? value : "";
+	hid_t type = res__string_type(strlen(v), H5T_STR_NULLPAD);
+	dse_stat st;
+
+	if (type < 0)
+		return dse_error_set(err, DSE_E_HDF5, "cannot make a string "
+			"type for attribute '%s' of '%s'", name, path);
+	st = attr_at(f, path, name, type, type, v, err);
+	if (H5Tclose(type) < 0 && st == dse_stat_ok)
+		st = dse_error_set(err, DSE_E_HDF5, "cannot close a string "
+			"type");
+	return st;
+}
+
+dse_stat res_attr_i64_at(res_file *f, const char *path, const char *name,
+	int64_t value, dse_error *err)
+{
+	return attr_at(f, path, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &value,
+		err);
 }
 
 /* ---- finishing ---- */

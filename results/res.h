@@ -55,6 +55,22 @@ dse_stat res_attr_f64(res_file *f, const char *name, double value,
 dse_stat res_write_table(res_file *f, const char *path,
 	const res_column *cols, int ncols, size_t nrows, dse_error *err);
 
+/* Writes "n" bytes of "data" as a one-dimensional dataset of unsigned
+ * 8-bit integers at "path" (e.g. "/checkpoint/state"), making its groups;
+ * chunked, deflate-compressed and checksummed, with an attribute "size"
+ * (the byte count).  An existing dataset there is replaced.
+ */
+dse_stat res_write_bytes(res_file *f, const char *path, const void *data,
+	size_t n, dse_error *err);
+
+/* A scalar attribute on the dataset or group at "path" (which must
+ * exist), replacing one of the same name.
+ */
+dse_stat res_attr_string_at(res_file *f, const char *path, const char *name,
+	const char *value, dse_error *err);
+dse_stat res_attr_i64_at(res_file *f, const char *path, const char *name,
+	int64_t value, dse_error *err);
+
 /* Closes the file and renames it to its final name.  Frees f whatever the
  * outcome; on failure the temporary file is removed.
  */
@@ -77,6 +93,19 @@ dse_stat res_read_attr_i64(res_reader *r, const char *name, int64_t *out,
 dse_stat res_read_attr_f64(res_reader *r, const char *name, double *out,
 	dse_error *err);
 char *res_read_attr_string(res_reader *r, const char *name, dse_error *err);
+
+/* Whether "path" names a dataset or group in the file: 1 or 0 (0 also
+ * when the file cannot be searched).
+ */
+int res_reader_has(res_reader *r, const char *path);
+
+/* Reads the byte dataset at "path" (as res_write_bytes writes it) into a
+ * new buffer *data of *n bytes, which the caller frees with free().  A
+ * missing dataset, one of another type or shape, or one that fails its
+ * checksum is an error naming the path.
+ */
+dse_stat res_read_bytes(res_reader *r, const char *path, void **data,
+	size_t *n, dse_error *err);
 
 /* A table's shape and column names. */
 dse_stat res_read_table_shape(res_reader *r, const char *path, size_t *nrows,

@@ -533,3 +533,98 @@ dse_stat res_read_column(res_reader *r, const char *path, const char *column,
 	res__quiet_end(&q);
 	return st;
 }
+
+/* ---- byte datasets ---- */
+
+int res_reader_has(res_reader *r, const char *path)
+{
+	struct res_quiet q;
+	dse_error err;
+	htri_t ex;
+
+	if (!r || !path || path[0] != '/')
+		return 0;
+	res__quiet_begin(&q);
+	ex = res__path_exists(r->fid, path, r->path, &err);
+	res__quiet_end(&q);
+	return ex > 0;
+}
+
+/* Opens the byte dataset at "path" and returns its length in *n. */
+static hid_t open_bytes(res_reader *r, const char *path, size_t *n,
+	dse_error *err)
+{
+	htri_t ex = res__path_exists(r->fid, path, r->path, err);
+	hid_t dset, type = H5I_INVALID_HID;
+	dse_stat st = dse_stat_ok;
+
+	if (ex == 0)
+		dse_error_set(err, DSE_E_HDF5, "no dataset '%s' in '%s'", path,
+			r->path);
+	if (ex <= 0)
+		return -1;
+	dset = H5Oopen(r->fid, path, H5P_DEFAULT);
+	if (dset < 0) {
+		res__h5_fail(err, "cannot open '%s' in '%s'", path, r->path);
+		return -1;
+	}
+	if (H5Iget_type(dset) != H5I_DATASET) {
+		H5Oclose(dset);
+		dse_error_set(err, DSE_E_HDF5, "'%s' in '%s' is not a dataset",
+			path, r->path);
+		return -1;
+	}
+	type = H5Dget_type(dset);
+	if (type < 0)
+		st = res__h5_fail(err, "cannot read the type of '%s' in '%s'",
+			path, r->path);
+	else if (H5Tget_class(type) != H5T_INTEGER || H5Tget_size(type) != 1)
+		st = dse_error_set(err, DSE_E_HDF5, "'%s' in '%s' is not a "
+			"byte dataset", path, r->path);
+	st = res__close(type, st, "a datatype", err);
+	if (st == dse_stat_ok)
+		st = table_rows(dset, path, r->path, n, err);
+	if (st != dse_stat_ok) {
+		H5Dclose(dset);
+		return -1;
+	}
+	return dset;
+}
+
+dse_stat res_read_bytes(res_reader *r, const char *path, void **data,
+	size_t *n, dse_error *err)
+{
+	struct res_quiet q;
+	hid_t dset;
+	size_t len = 0;
+	void *buf = NULL;
+	dse_stat st = dse_stat_ok;
+
+	*data = NULL;
+	*n = 0;
+	if (check_reader(r, path, "dataset", err) < 0)
+		return dse_stat_error;
+	res__quiet_begin(&q);
+	dset = open_bytes(r, path, &len, err);
+	if (dset < 0)
+		st = dse_stat_error;
+	if (st == dse_stat_ok) {
+		buf = malloc(len ? len : 1);
+		if (!buf)
+			st = dse_error_set(err, DSE_E_NOMEM, "out of memory "
+				"reading '%s' (%zu bytes)", path, len);
+	}
+	if (st == dse_stat_ok && len > 0 && H5Dread(dset, H5T_NATIVE_UINT8,
+			H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+		st = res__h5_fail(err, "cannot read dataset '%s' in '%s'", path,
+			r->path);
+	st = res__close(dset, st, "a dataset", err);
+	res__quiet_end(&q);
+	if (st != dse_stat_ok) {
+		free(buf);
+		return st;
+	}
+	*data = buf;
+	*n = len;
+	return dse_stat_ok;
+}

@@ -1,12 +1,35 @@
-/* Exhaustive search over MPI ranks and OpenMP threads.
+/* Exhaustive search over MPI ranks and OpenMP threads, in epochs.
  *
- * The index range is cut into blocks.  Block b belongs to rank b mod P, so
- * every rank gets an even mix of the whole space (cheap illegal corners and
- * expensive legal regions alike) without any communication during the
- * sweep; inside a rank, threads take the rank's blocks dynamically.  Each
- * thread keeps its own front; fronts are merged thread -> rank -> root.
+ * The index range is swept in order, an epoch of blocks at a time.  Block
+ * j of an epoch belongs to rank j mod P, so every rank gets an even mix of
+ * the range, and inside a rank threads take the rank's blocks dynamically.
+ * Each thread keeps its own front (and cloud), which filters its points for
+ * the whole sweep.
+ *
+ * Between epochs is a synchronisation point: every rank sends root what
+ * its threads gained in the epoch (the points of their fronts and clouds
+ * with an index in the epoch: older ones were sent before) and its
+ * counters; root merges them into the global front and cloud, reports
+ * progress, and decides (search__sync) whether to stop and whether to write
+ * a checkpoint.  A checkpoint therefore describes a prefix of the index
+ * range exactly: the next index to sweep, the counters, the global front
+ * and cloud.  Since a front and a cloud depend only on the set of points
+ * offered, a run resumed from any checkpoint ends with the front and
+ * cloud of an uninterrupted run, for any number of ranks and threads.
+ *
+ * Root sizes the epochs so that one takes about EPOCH_SECONDS: short
+ * enough to answer a stop signal promptly and to keep the checkpoint
+ * interval, long enough that the synchronisation (three small
+ * collectives, and the idle tail of the epoch's last blocks) costs well
+ * under 1% of the sweep.
+ *
+ * A time budget (opt->budget_seconds) stops the sweep at the first
+ * synchronisation after it: the result is then the front of the prefix
+ * swept, not interrupted, with fewer points evaluated than the space has,
+ * and it goes through the second stage as usual.
  */
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,13 +38,28 @@
 #include "search_private.h"
 
 #define DEFAULT_BLOCK 4096
+/* The wall time an epoch should take, and how fast epochs may grow. */
+#define EPOCH_SECONDS 0.3
+#define EPOCH_GROWTH 4
 
-/* What one thread accumulates while it sweeps. */
-struct tally {
-	uint64_t evaluated;
-	uint64_t valid;
-	uint64_t over;
-	uint64_t status[SIM_N_STATUS];
+/* Counters, as one array so that they travel and add up as one. */
+enum {
+	T_EVALUATED, T_VALID, T_OVER, T_PRUNED, T_STATUS,
+	T_N = T_STATUS + SIM_N_STATUS
+};
+
+/* What one thread keeps while it sweeps. */
+struct worker {
+	search_front *front;	/* the thread's front, over the whole sweep */
+	search_cloud *cloud;	/* likewise; NULL without a cloud */
+	uint64_t t[T_N];	/* counters of the current epoch */
+	int failed;		/* out of memory */
+};
+
+/* A constraint the evaluator's bound can break. */
+struct prune {
+	int metric;
+	double max;
 };
 
 struct run {
@@ -30,17 +68,25 @@ struct run {
 	const search_options *opt;
 	int rank;
 	int size;
+	int nt;			/* threads per rank */
+	uint64_t lanes;		/* ranks x the most threads of a rank */
 	uint64_t total;
 	uint64_t block;
-	uint64_t my_blocks;
-	double t0;
+	int n_prune;
+	struct prune prune[SEARCH_MAX_CONSTRAINTS];
+	struct worker *w;
+	/* Root's merged state: everything swept before "pos". */
+	uint64_t pos;		/* the next index to sweep (every rank) */
+	search_front *front;
+	search_cloud *cloud;
+	uint64_t sum[T_N];
+	search__clock clock;
 	double next_report;
-	uint64_t done;		/* points finished on this rank (atomic) */
-	uint64_t done_valid;	/* legal and feasible (atomic) */
-	uint64_t final_valid;	/* the global count, for the last report */
-	int failed;		/* a thread ran out of memory (atomic) */
-	int n_threads;
-	size_t *front_size;	/* each thread's front size (atomic) */
+	double epoch_t0;	/* root: when the current epoch began */
+	double ref[SEARCH_MAX_OBJECTIVES];
+	int have_ref;
+	double hv;		/* at the last report; NaN before */
+	int front_changed;	/* since hv was computed */
 };
 
 int search__feasible(const search_options *opt, const sim_metrics *m)
@@ -54,9 +100,98 @@ int search__feasible(const search_options *opt, const sim_metrics *m)
 	return 1;
 }
 
-/* Sweeps the indices [start, end) into "front" and "t". */
-static int sweep_block(struct run *run, uint64_t start, uint64_t end,
-	search_front *front, struct tally *t)
+/* Points of the trial that decides whether to use the bound, and the
+ * least share of the trial's legal points it must prune to be used: it
+ * costs about a fifth of an evaluation on every legal point, so a bound
+ * that seldom prunes is a loss.  The trial looks at points spread evenly
+ * over the index range, so every rank, whatever the rank and thread
+ * counts, takes the same decision and the counters stay reproducible.
+ */
+#define BOUND_TRIAL 4096
+#define BOUND_MIN_SHARE 0.1
+
+/* Whether the bound prunes enough of a trial of the space's points. */
+static int bound_pays(const struct run *run)
+{
+	uint64_t step = run->total / BOUND_TRIAL, i, legal = 0, cut = 0;
+	int32_t knobs[SEARCH_MAX_KNOBS];
+	sim_metrics lower;
+	int c;
+
+	if (step == 0)
+		step = 1;
+	for (i = 0; i < run->total && i / step < BOUND_TRIAL; i += step) {
+		search_space_decode(run->space, i, knobs);
+		memset(&lower, 0, sizeof(lower));
+		run->ev.bound(run->ev.model, knobs, &lower);
+		if (lower.status != SIM_OK)
+			continue;
+		legal++;
+		for (c = 0; c < run->n_prune; c++)
+			if (sim_metrics_get(&lower, run->prune[c].metric) >
+					run->prune[c].max) {
+				cut++;
+				break;
+			}
+	}
+	return legal && (double) cut >= BOUND_MIN_SHARE * (double) legal;
+}
+
+/* The constraints on metrics the evaluator's bound covers; none when the
+ * bound would not pay.
+ */
+static void setup_prune(struct run *run)
+{
+	const search_options *opt = run->opt;
+	int i, m;
+
+	run->n_prune = 0;
+	if (!run->ev.bound)
+		return;
+	for (i = 0; i < opt->n_constraints; i++) {
+		m = opt->constraints[i].metric;
+		if (m == SIM_M_DSP || m == SIM_M_BRAM18K || m == SIM_M_URAM ||
+		    m == SIM_M_LUT || m == SIM_M_FF) {
+			run->prune[run->n_prune].metric = m;
+			run->prune[run->n_prune].max = opt->constraints[i].max;
+			run->n_prune++;
+		}
+	}
+	if (run->n_prune && !bound_pays(run))
+		run->n_prune = 0;
+}
+
+/* The bound of "knobs": 1 when it already breaks a constraint (the point
+ * is pruned), 0 when the point must be evaluated.  The bound also gives
+ * the status the model would, so an illegal point is settled here: it is
+ * counted as evaluated, with its status, and 2 is returned.
+ */
+static int check_bound(const struct run *run, const int32_t *knobs,
+	struct worker *w)
+{
+	sim_metrics lower;
+	int i;
+
+	memset(&lower, 0, sizeof(lower));
+	run->ev.bound(run->ev.model, knobs, &lower);
+	if (lower.status != SIM_OK) {
+		w->t[T_EVALUATED]++;
+		w->t[T_STATUS + lower.status]++;
+		return 2;
+	}
+	for (i = 0; i < run->n_prune; i++)
+		if (sim_metrics_get(&lower, run->prune[i].metric) >
+				run->prune[i].max) {
+			w->t[T_PRUNED]++;
+			w->t[T_OVER]++;
+			return 1;
+		}
+	return 0;
+}
+
+/* Sweeps the indices [start, end) into the worker's front and cloud. */
+static int sweep_block(const struct run *run, uint64_t start, uint64_t end,
+	struct worker *w)
 {
 	int digit[SEARCH_MAX_KNOBS];
 	search_point p;
@@ -67,156 +202,62 @@ static int sweep_block(struct run *run, uint64_t start, uint64_t end,
 	search__space_digits(run->space, start, digit);
 	for (k = 0; k < n; k++)
 		p.knobs[k] = search__space_value(run->space, k, digit[k]);
-	for (idx = start; idx < end; idx++) {
+	for (idx = start; idx < end;
+			idx++, search__space_next(run->space, digit, p.knobs)) {
+		if (run->n_prune && check_bound(run, p.knobs, w))
+			continue;
 		run->ev.eval(run->ev.model, p.knobs, &p.metrics);
-		t->evaluated++;
+		w->t[T_EVALUATED]++;
 		if (p.metrics.status != SIM_OK) {
-			t->status[p.metrics.status]++;
-		} else if (!search__feasible(run->opt, &p.metrics)) {
-			t->over++;
-		} else {
-			t->valid++;
-			p.index = idx;
-			p.cycles_low = p.cycles_high = (double) p.metrics.cycles;
-			if (search_front_add(front, &p) < 0)
-				return -1;
+			w->t[T_STATUS + p.metrics.status]++;
+			continue;
 		}
-		search__space_next(run->space, digit, p.knobs);
+		p.index = idx;
+		p.cycles_low = p.cycles_high = (double) p.metrics.cycles;
+		if (w->cloud && search_cloud_add(w->cloud, &p) < 0)
+			return -1;
+		if (!search__feasible(run->opt, &p.metrics)) {
+			w->t[T_OVER]++;
+			continue;
+		}
+		w->t[T_VALID]++;
+		if (search_front_add(w->front, &p) < 0)
+			return -1;
 	}
 	return 0;
 }
 
-/* The largest thread front on this rank: the merged front is not known
- * until the end, and this is a good guide to its size.
- */
-static size_t largest_front(const struct run *run)
+/* Sweeps [start, end): this rank's blocks of it, over its threads. */
+static void sweep_epoch(struct run *run, uint64_t start, uint64_t end)
 {
-	size_t best = 0, v;
-	int t;
-
-	for (t = 0; t < run->n_threads; t++) {
-		v = __atomic_load_n(&run->front_size[t], __ATOMIC_RELAXED);
-		best = v > best ? v : best;
-	}
-	return best;
-}
-
-static void report(struct run *run, size_t front_size, int final)
-{
-	search_progress pr;
-	double now = omp_get_wtime();
-	uint64_t done;
-
-	if (!run->opt->progress || run->rank != 0)
-		return;
-	if (!final && now < run->next_report)
-		return;
-	run->next_report = now + run->opt->progress_interval;
-	done = __atomic_load_n(&run->done, __ATOMIC_RELAXED);
-	/* Blocks are dealt round-robin, so rank 0's share is a fair sample of
-	 * the whole: scale its counts up to estimate the global progress.
-	 */
-	pr.evaluated = final ? run->total : done * (uint64_t) run->size;
-	if (pr.evaluated > run->total)
-		pr.evaluated = run->total;
-	pr.valid = final ? run->final_valid :
-		__atomic_load_n(&run->done_valid, __ATOMIC_RELAXED) *
-		(uint64_t) run->size;
-	pr.total = run->total;
-	pr.stage = 1;
-	pr.front_size = front_size;
-	pr.seconds = now - run->t0;
-	run->opt->progress(&pr, run->opt->progress_user);
-}
-
-static void sweep_thread(struct run *run, search_front *front,
-	struct tally *t)
-{
+	uint64_t nb = (end - start + run->block - 1) / run->block;
+	uint64_t mine = nb > (uint64_t) run->rank ?
+		(nb - run->rank + run->size - 1) / run->size : 0;
 	uint64_t b;
-	int tid = omp_get_thread_num();
 
-	#pragma omp for schedule(dynamic, 1)
-	for (b = 0; b < run->my_blocks; b++) {
-		uint64_t gb = (uint64_t) run->rank + b * (uint64_t) run->size;
-		uint64_t start = gb * run->block;
-		uint64_t end = start + run->block;
-		uint64_t before = t->evaluated, before_valid = t->valid;
+	#pragma omp parallel num_threads(run->nt)
+	{
+		struct worker *w = &run->w[omp_get_thread_num()];
 
-		if (__atomic_load_n(&run->failed, __ATOMIC_RELAXED))
-			continue;
-		if (end > run->total)
-			end = run->total;
-		if (sweep_block(run, start, end, front, t) < 0)
-			__atomic_store_n(&run->failed, 1, __ATOMIC_RELAXED);
-		__atomic_add_fetch(&run->done, t->evaluated - before,
-			__ATOMIC_RELAXED);
-		__atomic_add_fetch(&run->done_valid, t->valid - before_valid,
-			__ATOMIC_RELAXED);
-		__atomic_store_n(&run->front_size[tid],
-			search_front_size(front), __ATOMIC_RELAXED);
-		if (tid == 0)
-			report(run, largest_front(run), 0);
+		#pragma omp for schedule(dynamic, 1)
+		for (b = 0; b < mine; b++) {
+			uint64_t j = (uint64_t) run->rank + b * run->size;
+			uint64_t s = start + j * run->block;
+			uint64_t e = end - s > run->block ? s + run->block : end;
+
+			if (!w->failed && sweep_block(run, s, e, w) < 0)
+				w->failed = 1;
+		}
 	}
 }
 
-/* A thread's or rank's front: the plain front for a one-stage search, the
+/* A thread's or root's front: the plain front for a one-stage search, the
  * band around it for a two-stage one.
  */
 static search_front *alloc_front(const search_options *opt)
 {
 	return search_front_alloc_band(opt->n_obj, opt->objectives,
 		opt->model == SIM_MODEL_SAMPLED ? opt->band : 0.0);
-}
-
-/* Runs the threads of this rank and merges their fronts into "front". */
-static dse_stat sweep_rank(struct run *run, search_front *front,
-	struct tally *sum, int *threads, dse_error *err)
-{
-	int nt = omp_get_max_threads(), i, s;
-	search_front **tf = calloc(nt, sizeof(*tf));
-	struct tally *tt = calloc(nt, sizeof(*tt));
-	dse_stat st = dse_stat_ok;
-
-	run->n_threads = nt;
-	run->front_size = calloc(nt, sizeof(*run->front_size));
-	if (!tf || !tt || !run->front_size) {
-		free(tf);
-		free(tt);
-		free(run->front_size);
-		run->front_size = NULL;
-		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
-	}
-	for (i = 0; i < nt; i++)
-		tf[i] = alloc_front(run->opt);
-	#pragma omp parallel num_threads(nt)
-	{
-		int tid = omp_get_thread_num();
-
-		if (tf[tid])
-			sweep_thread(run, tf[tid], &tt[tid]);
-		else
-			__atomic_store_n(&run->failed, 1, __ATOMIC_RELAXED);
-	}
-	*threads = nt;
-	for (i = 0; i < nt; i++) {
-		sum->evaluated += tt[i].evaluated;
-		sum->valid += tt[i].valid;
-		sum->over += tt[i].over;
-		for (s = 0; s < SIM_N_STATUS; s++)
-			sum->status[s] += tt[i].status[s];
-		if (st == dse_stat_ok && tf[i])
-			st = search_front_merge(front, tf[i], err);
-		search_front_free(tf[i]);
-	}
-	free(tf);
-	free(tt);
-	free(run->front_size);
-	run->front_size = NULL;
-	run->n_threads = 0;
-	if (st == dse_stat_ok && run->failed)
-		st = dse_error_set(err, DSE_E_NOMEM,
-			"out of memory while sweeping");
-	return st;
 }
 
 dse_stat search__mpi_check(int rc, const char *what, dse_error *err)
@@ -246,113 +287,496 @@ dse_stat search__agree(dse_stat st, MPI_Comm comm, dse_error *err)
 	return any ? dse_stat_error : dse_stat_ok;
 }
 
-/* Gathers every rank's front on root and merges them there.  Collective.
- * Ranks agree after every step that can fail locally, so a rank out of
- * memory never leaves the others blocked in the next collective.
- */
-static dse_stat gather_fronts(struct run *run, search_front *front,
-	MPI_Comm comm, dse_error *err)
+/* The number of points of a thread's cloud gained since "start". */
+static uint64_t count_gain(const search_cloud *cloud, uint64_t start)
 {
-	size_t n = search_front_size(front), i;
-	int count = (int) n, *counts = NULL, *displs = NULL, r;
-	search_point *mine = malloc(n ? n * sizeof(*mine) : 1), *all = NULL;
-	MPI_Datatype point_type;
-	int64_t total = 0;
-	dse_stat st = dse_stat_ok;
+	uint64_t n = 0;
+	size_t j;
 
-	if (!mine || n > INT_MAX)
-		st = dse_error_set(err, DSE_E_NOMEM,
-			"cannot hold a front of %zu points", n);
-	for (i = 0; mine && i < n; i++)
-		mine[i] = *search_front_at(front, i);
-	if (st == dse_stat_ok && run->rank == 0) {
-		counts = calloc(run->size, sizeof(int));
-		displs = calloc(run->size, sizeof(int));
-		if (!counts || !displs)
-			st = dse_error_set(err, DSE_E_NOMEM, "out of memory");
-	}
-	if (search__agree(st, comm, err) != dse_stat_ok)
-		goto done;
-	st = search__mpi_check(MPI_Gather(&count, 1, MPI_INT, counts, 1,
-		MPI_INT, 0,
-		comm), "MPI_Gather of front sizes", err);
-	if (st == dse_stat_ok && run->rank == 0) {
-		for (r = 0; r < run->size; r++) {
-			displs[r] = (int) total;
-			total += counts[r];
-		}
-		all = total <= INT_MAX ?
-			malloc(total ? total * sizeof(*all) : 1) : NULL;
-		if (!all)
-			st = dse_error_set(err, DSE_E_NOMEM,
-				"cannot hold %lld front points on root",
-				(long long) total);
-	}
-	if (search__agree(st, comm, err) != dse_stat_ok)
-		goto done;
-	/* Every rank runs the same binary, so a point travels as raw bytes. */
-	st = search__mpi_check(MPI_Type_contiguous((int) sizeof(search_point),
-		MPI_BYTE, &point_type), "MPI_Type_contiguous", err);
-	if (st == dse_stat_ok)
-		st = search__mpi_check(MPI_Type_commit(&point_type),
-			"MPI_Type_commit",
-			err);
-	if (st == dse_stat_ok) {
-		st = search__mpi_check(MPI_Gatherv(mine, count, point_type, all,
-			counts, displs, point_type, 0, comm),
-			"MPI_Gatherv of fronts", err);
-		MPI_Type_free(&point_type);
-	}
-	/* Root's own points are already in "front"; add the other ranks'. */
-	if (st == dse_stat_ok && run->rank == 0 &&
-	    search__front_add_many(front, all + counts[0],
-			(size_t) (total - counts[0])) < 0)
-		st = dse_error_set(err, DSE_E_NOMEM, "out of memory");
-done:
-	free(mine);
-	free(all);
-	free(counts);
-	free(displs);
-	return st;
+	for (j = 0; j < search_cloud_size(cloud); j++)
+		n += search_cloud_at(cloud, j)->index >= start;
+	return n;
 }
 
-/* Sums the counters over the ranks; every rank gets the totals. */
-static dse_stat reduce_tally(struct tally *t, MPI_Comm comm, dse_error *err)
+/* This rank's message for root after an epoch that began at "start": its
+ * counters of the epoch, the points its threads' fronts gained in the
+ * epoch (merged over the threads, which drops those another thread
+ * beats), then what their clouds gained (root's ceiling already keeps
+ * those few, so they go as they are).
+ */
+static int pack_gain(struct run *run, uint64_t start, search__buf *out)
 {
-	uint64_t in[3 + SIM_N_STATUS], out[3 + SIM_N_STATUS];
-	int s;
+	search_front *gain = alloc_front(run->opt);
+	uint64_t t[T_N] = { 0 }, n_cloud = 0;
+	int i, k, bad = !gain;
+	size_t j;
 
-	in[0] = t->evaluated;
-	in[1] = t->valid;
-	in[2] = t->over;
-	for (s = 0; s < SIM_N_STATUS; s++)
-		in[3 + s] = t->status[s];
-	if (search__mpi_check(MPI_Allreduce(in, out, 3 + SIM_N_STATUS,
-			MPI_UINT64_T,
-			MPI_SUM, comm), "MPI_Allreduce of counters", err))
-		return dse_stat_error;
-	t->evaluated = out[0];
-	t->valid = out[1];
-	t->over = out[2];
-	for (s = 0; s < SIM_N_STATUS; s++)
-		t->status[s] = out[3 + s];
+	for (i = 0; i < run->nt; i++) {
+		struct worker *w = &run->w[i];
+
+		bad |= w->failed;
+		for (k = 0; k < T_N; k++) {
+			t[k] += w->t[k];
+			w->t[k] = 0;
+		}
+		for (j = 0; !bad && j < search_front_size(w->front); j++) {
+			const search_point *p = search_front_at(w->front, j);
+
+			if (p->index >= start && search_front_add(gain, p) < 0)
+				bad = 1;
+		}
+		n_cloud += count_gain(w->cloud, start);
+	}
+	out->n = 0;
+	search__put(out, t, sizeof(t));
+	search__put_front(out, gain);
+	search__put_u64(out, n_cloud);
+	for (i = 0; i < run->nt; i++)
+		for (j = 0; j < search_cloud_size(run->w[i].cloud); j++)
+			if (search_cloud_at(run->w[i].cloud, j)->index >= start)
+				search__put(out, search_cloud_at(
+					run->w[i].cloud, j),
+					sizeof(search_point));
+	search_front_free(gain);
+	return bad || out->failed ? -1 : 0;
+}
+
+/* Every thread learns root's cloud ceiling "c": points above it can
+ * never make the merged cloud, so threads need not keep them.
+ */
+static void set_ceiling(struct run *run, uint64_t c)
+{
+	int i;
+
+	for (i = 0; run->opt->cloud_max && i < run->nt; i++)
+		search__cloud_set_ceiling(run->w[i].cloud, c);
+}
+
+/* Root: adds every rank's message to the global state.  A rank that ran
+ * out of memory sent nothing.
+ */
+static dse_stat merge_gains(struct run *run, const unsigned char *all,
+	const size_t *sizes, dse_error *err)
+{
+	size_t off = 0, before = search_front_size(run->front);
+	uint64_t t[T_N];
+	int r, k;
+
+	for (r = 0; r < run->size; r++) {
+		search__reader rd = { all + off, sizes[r], 0, 0 };
+
+		off += sizes[r];
+		if (sizes[r] == 0)
+			return dse_error_set(err, DSE_E_NOMEM,
+				"out of memory while sweeping on rank %d", r);
+		if (search__get(&rd, t, sizeof(t)) < 0 ||
+		    search__get_front(&rd, run->front) < 0 ||
+		    search__get_cloud(&rd, run->cloud) < 0)
+			return dse_error_set(err, DSE_E_NOMEM,
+				"out of memory merging the fronts on root");
+		for (k = 0; k < T_N; k++)
+			run->sum[k] += t[k];
+	}
+	/* Any point sent may have changed the front (and the hypervolume,
+	 * which is recomputed only then).
+	 */
+	if (search_front_size(run->front) != before ||
+	    off > (size_t) run->size * (sizeof(t) + 2 * sizeof(uint64_t)))
+		run->front_changed = 1;
 	return dse_stat_ok;
 }
 
-/* Cuts root's band to opt->band_max points, re-evaluates it with the
- * sampled model and puts the new front in place of the band.  Collective.
+/* Sends every rank's gains of the epoch that began at "start" to root,
+ * which merges them.  Collective, but the result is this rank's own: the
+ * caller agrees on it (at the next synchronisation).
  */
-static dse_stat second_stage(struct run *run, search_front **front,
-	search_result *result, MPI_Comm comm, dse_error *err)
+static dse_stat gather_gains(struct run *run, uint64_t start, MPI_Comm comm,
+	dse_error *err)
 {
-	size_t max = run->opt->band_max ? run->opt->band_max :
-		SEARCH_DEFAULT_BAND_MAX, cut = 0;
-	search_front *out = search_front_alloc(run->opt->n_obj,
-		run->opt->objectives);
+	search__buf mine = { 0 };
+	void *all = NULL;
+	size_t *sizes = NULL;
+	dse_stat st = dse_stat_ok;
+
+	if (pack_gain(run, start, &mine) < 0) {
+		st = dse_error_set(err, DSE_E_NOMEM,
+			"out of memory while sweeping");
+		mine.n = 0;
+	}
+	if (search__gather_bytes(mine.p ? mine.p : (void *) "", mine.n, comm,
+			&all, &sizes, err))
+		st = dse_stat_error;
+	else if (st == dse_stat_ok && run->rank == 0)
+		st = merge_gains(run, all, sizes, err);
+	search__buf_clear(&mine);
+	free(all);
+	free(sizes);
+	return st;
+}
+
+/* Root: fixes the hypervolume's reference point at the first front that
+ * gives a usable one: each objective's worst value times 2.
+ */
+static void fix_reference(struct run *run)
+{
+	size_t i, n = search_front_size(run->front);
+	int j;
+
+	if (run->have_ref || n == 0)
+		return;
+	for (j = 0; j < run->opt->n_obj; j++) {
+		double worst = 0;
+
+		for (i = 0; i < n; i++) {
+			double v = search_objective_value(run->front,
+				search_front_at(run->front, i), j);
+
+			worst = v > worst ? v : worst;
+		}
+		if (!(worst > 0) || !isfinite(worst))
+			return;
+		run->ref[j] = 2 * worst;
+	}
+	run->have_ref = 1;
+}
+
+/* Root: the progress report of a synchronisation, when one is due. */
+static void report(struct run *run, int final)
+{
+	static const double lo[SEARCH_MAX_OBJECTIVES] = { 0 };
+	search_progress pr;
+	double now = MPI_Wtime();
+
+	if (!run->opt->progress || run->rank != 0)
+		return;
+	if (!final && now < run->next_report)
+		return;
+	run->next_report = now + run->opt->progress_interval;
+	if (run->have_ref && run->front_changed) {
+		run->hv = search_front_hypervolume(run->front, lo, run->ref);
+		run->front_changed = 0;
+	}
+	memset(&pr, 0, sizeof(pr));
+	pr.stage = 1;
+	/* Pruned points are done too: the count reaches the total. */
+	pr.evaluated = run->sum[T_EVALUATED] + run->sum[T_PRUNED];
+	pr.valid = run->sum[T_VALID];
+	pr.total = run->total;
+	pr.front_size = search_front_size(run->front);
+	pr.seconds = search__clock_seconds(&run->clock);
+	pr.strategy = SEARCH_EXHAUSTIVE;
+	pr.hypervolume = run->hv;
+	pr.generation = 0;
+	run->opt->progress(&pr, run->opt->progress_user);
+}
+
+/* Root: the blocks of the next epoch, from the rate of the last one (of
+ * "blocks" blocks), a multiple of the rank count.
+ */
+static uint64_t next_epoch(struct run *run, uint64_t blocks)
+{
+	double now = MPI_Wtime(), dt = now - run->epoch_t0, want;
+	uint64_t p = (uint64_t) run->size, n;
+
+	run->epoch_t0 = now;
+	want = dt > 0 ? (double) blocks * EPOCH_SECONDS / dt :
+		(double) blocks * EPOCH_GROWTH;
+	if (want > (double) blocks * EPOCH_GROWTH)
+		want = (double) blocks * EPOCH_GROWTH;
+	if (want > (double) (run->total / run->block + 1))
+		want = (double) (run->total / run->block + 1);
+	/* At least a block for every thread of every rank. */
+	n = want > (double) run->lanes ? (uint64_t) want : run->lanes;
+	return (n + p - 1) / p * p;
+}
+
+/* The plain front of root's band (the front itself for a one-stage
+ * search), for the user: a band's extra points are not a front.
+ */
+static search_front *plain_front(const struct run *run)
+{
+	search_front *f;
+
+	if (run->opt->model != SIM_MODEL_SAMPLED)
+		return run->front;
+	f = search_front_alloc(run->opt->n_obj, run->opt->objectives);
+	if (f && search_front_merge(f, run->front, NULL) != dse_stat_ok)
+		f = search_front_free(f);
+	return f;
+}
+
+/* Root: frames the state (next index, counters, search seconds, front,
+ * cloud) and hands it to opt->checkpoint.
+ */
+static dse_stat write_checkpoint(struct run *run, int final, dse_error *err)
+{
+	search__buf payload = { 0 }, state = { 0 };
+	search_checkpoint cp;
+	search_front *plain;
+	dse_stat st;
+
+	memset(&cp, 0, sizeof(cp));
+	cp.seconds = search__clock_seconds(&run->clock);
+	search__put_u64(&payload, run->pos);
+	search__put(&payload, run->sum, sizeof(run->sum));
+	search__put_f64(&payload, cp.seconds);
+	search__put_front(&payload, run->front);
+	search__put_cloud(&payload, run->cloud);
+	st = search__state_frame(run->space, run->opt, &payload, &state, err);
+	search__buf_clear(&payload);
+	plain = plain_front(run);
+	if (st == dse_stat_ok && !plain)
+		st = dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	if (st == dse_stat_ok) {
+		search_front_sort(plain);
+		cp.state = state.p;
+		cp.size = state.n;
+		cp.front = plain;
+		cp.evaluated = run->sum[T_EVALUATED] + run->sum[T_PRUNED];
+		cp.valid = run->sum[T_VALID];
+		cp.total = run->total;
+		cp.final = final;
+		st = run->opt->checkpoint(&cp, run->opt->checkpoint_user, err);
+	}
+	if (plain != run->front)
+		search_front_free(plain);
+	search__buf_clear(&state);
+	return st;
+}
+
+/* Reads a resumed state: every rank its position and search seconds,
+ * root also the counters, front and cloud.
+ */
+static dse_stat resume(struct run *run, double *before, dse_error *err)
+{
+	search__reader rd;
+	uint64_t sum[T_N];
+	int ok;
+
+	if (search__state_open(run->space, run->opt, run->opt->resume,
+			run->opt->resume_size, &rd, err))
+		return dse_stat_error;
+	ok = search__get_u64(&rd, &run->pos) == 0 &&
+		search__get(&rd, sum, sizeof(sum)) == 0 &&
+		search__get_f64(&rd, before) == 0 && run->pos <= run->total;
+	if (ok && run->rank == 0) {
+		memcpy(run->sum, sum, sizeof(sum));
+		if (search__get_front(&rd, run->front) < 0 ||
+		    search__get_cloud(&rd, run->cloud) < 0 ||
+		    rd.off != rd.n)
+			ok = 0;
+		run->front_changed = 1;
+	}
+	if (!ok)
+		return dse_error_set(err, DSE_E_INPUT, "the checkpoint is "
+			"corrupt: its sweep state does not read back");
+	return dse_stat_ok;
+}
+
+/* The sweep from run->pos on, epoch by epoch.  *stopped: search__sync's
+ * stop decision (0 when the sweep ran to the end).  Collective.
+ */
+static dse_stat sweep(struct run *run, MPI_Comm comm, int *stopped,
+	dse_error *err)
+{
+	uint64_t epoch = 2 * run->lanes, start, rem, end, v[2] = { 0, 0 };
+	int stop = 0, ckpt = 0;
+	dse_stat st;
+
+	*stopped = 0;
+	run->epoch_t0 = MPI_Wtime();
+	while (run->pos < run->total) {
+		start = run->pos;
+		rem = run->total - start;
+		end = epoch > rem / run->block ? run->total :
+			start + epoch * run->block;
+		sweep_epoch(run, start, end);
+		st = gather_gains(run, start, comm, err);
+		run->pos = end;
+		if (run->pos == run->total)
+			return search__agree(st, comm, err);
+		if (run->rank == 0 && st == dse_stat_ok) {
+			fix_reference(run);
+			report(run, 0);
+			v[0] = next_epoch(run, epoch);
+			v[1] = search__cloud_ceiling(run->cloud);
+		}
+		/* One collective: the stop and checkpoint decisions, whether
+		 * every rank is well, the next epoch and the cloud ceiling.
+		 */
+		if (search__sync_value(&run->clock, run->opt, comm, st, &stop,
+				&ckpt, v, 2, err))
+			return dse_stat_error;
+		epoch = v[0];
+		set_ceiling(run, v[1]);
+		/* A spent budget ends the search here: its result is final,
+		 * so it needs no checkpoint.
+		 */
+		if (ckpt && stop != 2) {
+			st = run->rank == 0 ?
+				write_checkpoint(run, stop == 1, err) :
+				dse_stat_ok;
+			if (search__agree(st, comm, err))
+				return dse_stat_error;
+		}
+		if (stop) {
+			*stopped = stop;
+			break;
+		}
+	}
+	return dse_stat_ok;
+}
+
+/* Allocates the workers, and root's front and cloud. */
+static dse_stat setup(struct run *run, dse_error *err)
+{
+	const search_options *opt = run->opt;
+	int i, bad = 0;
+
+	run->nt = omp_get_max_threads();
+	run->w = calloc(run->nt, sizeof(*run->w));
+	if (!run->w)
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	for (i = 0; i < run->nt; i++) {
+		run->w[i].front = alloc_front(opt);
+		run->w[i].cloud = opt->cloud_max ?
+			search_cloud_alloc(opt->cloud_max) : NULL;
+		bad |= !run->w[i].front || (opt->cloud_max && !run->w[i].cloud);
+	}
+	if (run->rank == 0) {
+		run->front = alloc_front(opt);
+		run->cloud = opt->cloud_max ?
+			search_cloud_alloc(opt->cloud_max) : NULL;
+		bad |= !run->front || (opt->cloud_max && !run->cloud);
+	}
+	run->hv = NAN;
+	return bad ? dse_error_set(err, DSE_E_NOMEM, "out of memory") :
+		dse_stat_ok;
+}
+
+static void teardown(struct run *run)
+{
+	int i;
+
+	for (i = 0; run->w && i < run->nt; i++) {
+		search_front_free(run->w[i].front);
+		search_cloud_free(run->w[i].cloud);
+	}
+	free(run->w);
+	run->w = NULL;
+	run->front = search_front_free(run->front);
+	run->cloud = search_cloud_free(run->cloud);
+}
+
+/* Every rank learns the most threads any rank has: the first epoch and
+ * the smallest give every thread a block.  Collective.
+ */
+static dse_stat count_lanes(struct run *run, MPI_Comm comm, dse_error *err)
+{
+	int most = 0;
+
+	if (search__mpi_check(MPI_Allreduce(&run->nt, &most, 1, MPI_INT,
+			MPI_MAX, comm), "MPI_Allreduce of thread counts", err))
+		return dse_stat_error;
+	run->lanes = (uint64_t) run->size * (uint64_t) most;
+	return dse_stat_ok;
+}
+
+/* Checks the options and fills the run's constants. */
+static dse_stat prepare(struct run *run, const search_space *space,
+	const search_evaluator *ev, const search_options *opt, MPI_Comm comm,
+	dse_error *err)
+{
+	run->space = space;
+	run->ev = *ev;
+	run->opt = opt;
+	if (search__mpi_check(MPI_Comm_rank(comm, &run->rank),
+			"MPI_Comm_rank", err) ||
+	    search__mpi_check(MPI_Comm_size(comm, &run->size),
+			"MPI_Comm_size", err))
+		return dse_stat_error;
+	run->total = search_space_size(space);
+	run->block = opt->block ? opt->block : DEFAULT_BLOCK;
+	if (run->total == UINT64_MAX)
+		return dse_error_set(err, DSE_E_INPUT,
+			"the space has more than 2^64 points");
+	if (opt->model != SIM_MODEL_ANALYTIC &&
+	    opt->model != SIM_MODEL_SAMPLED)
+		return dse_error_set(err, DSE_E_INPUT, "the search re-evaluates "
+			"with the analytic or the sampled model only");
+	setup_prune(run);
+	return dse_stat_ok;
+}
+
+/* Every rank's result from root's counters, front and cloud, after the
+ * sweep.  Collective.
+ */
+static dse_stat finish(struct run *run, int stopped, MPI_Comm comm,
+	search_result *result, dse_error *err)
+{
+	dse_stat st = dse_stat_ok;
+	int s;
+
+	if (run->rank == 0) {
+		search_front_sort(run->front);
+		fix_reference(run);
+		report(run, 1);
+	}
+	if (search__agree(search__mpi_check(MPI_Bcast(run->sum, T_N,
+			MPI_UINT64_T, 0, comm), "MPI_Bcast of counters", err),
+			comm, err))
+		return dse_stat_error;
+	result->evaluated = run->sum[T_EVALUATED];
+	result->valid = run->sum[T_VALID];
+	result->over_constraint = run->sum[T_OVER];
+	result->pruned = run->sum[T_PRUNED];
+	for (s = 0; s < SIM_N_STATUS; s++)
+		result->status_count[s] = run->sum[T_STATUS + s];
+	result->interrupted = stopped == 1;
+	if (stopped == 1 && run->rank == 0 &&
+	    run->opt->model == SIM_MODEL_SAMPLED) {
+		/* An interrupted two-stage search skips the second stage
+		 * (the resumed one runs it): its front is the analytic one.
+		 */
+		search_front *plain = plain_front(run);
+
+		if (!plain)
+			st = dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		search_front_free(run->front);
+		run->front = plain;
+	} else if (stopped != 1 && run->opt->model == SIM_MODEL_SAMPLED) {
+		st = search__second_stage(&run->front, &run->ev, run->opt, comm,
+			result, err);
+	}
+	if (st != dse_stat_ok)
+		return dse_stat_error;
+	if (run->rank == 0) {
+		search_front_sort(run->front);
+		result->front = run->front;
+		run->front = NULL;
+		if (run->cloud)
+			search_cloud_sort(run->cloud);
+		result->cloud = run->cloud;
+		run->cloud = NULL;
+	}
+	return dse_stat_ok;
+}
+
+dse_stat search__second_stage(search_front **front,
+	const search_evaluator *ev, const search_options *opt, MPI_Comm comm,
+	search_result *result, dse_error *err)
+{
+	size_t max = opt->band_max ? opt->band_max : SEARCH_DEFAULT_BAND_MAX;
+	size_t cut = 0;
+	search_front *out = search_front_alloc(opt->n_obj, opt->objectives);
 	dse_stat st = out ? dse_stat_ok :
 		dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	int rank = 0;
 
-	if (st == dse_stat_ok && run->rank == 0) {
+	if (st == dse_stat_ok)
+		st = search__mpi_check(MPI_Comm_rank(comm, &rank),
+			"MPI_Comm_rank", err);
+	if (st == dse_stat_ok && rank == 0) {
 		result->band_points = search_front_size(*front);
 		if (search__front_cut(*front, max, &cut) < 0)
 			st = dse_error_set(err, DSE_E_NOMEM,
@@ -363,8 +787,7 @@ static dse_stat second_stage(struct run *run, search_front **front,
 		search_front_free(out);
 		return dse_stat_error;
 	}
-	st = search__resimulate(*front, out, &run->ev, run->opt, comm,
-		result, err);
+	st = search__resimulate(*front, out, ev, opt, comm, result, err);
 	if (st != dse_stat_ok) {
 		search_front_free(out);
 		return st;
@@ -387,9 +810,15 @@ static dse_stat simulate_sim(const void *model, const int32_t *knobs,
 	return sim_simulate(model, knobs, kind, opt, out, err);
 }
 
+static void bound_sim(const void *model, const int32_t *knobs,
+	sim_metrics *lower)
+{
+	sim_bound(model, knobs, lower);
+}
+
 search_evaluator search_evaluator_sim(const sim_model *model)
 {
-	search_evaluator ev = { model, eval_sim, simulate_sim };
+	search_evaluator ev = { model, eval_sim, simulate_sim, bound_sim };
 
 	return ev;
 }
@@ -408,83 +837,38 @@ dse_stat search_exhaustive_with(const search_space *space,
 	search_result *result, dse_error *err)
 {
 	struct run run;
-	struct tally sum;
-	search_front *front;
+	double before = 0;
+	int stopped = 0;
 	dse_stat st;
-	int s;
 
 	memset(result, 0, sizeof(*result));
 	memset(&run, 0, sizeof(run));
-	memset(&sum, 0, sizeof(sum));
-	run.space = space;
-	run.ev = *ev;
-	run.opt = opt;
-	if (search__mpi_check(MPI_Comm_rank(comm, &run.rank), "MPI_Comm_rank",
-			err) ||
-	    search__mpi_check(MPI_Comm_size(comm, &run.size), "MPI_Comm_size",
-			err))
+	result->strategy = SEARCH_EXHAUSTIVE;
+	if (prepare(&run, space, ev, opt, comm, err))
 		return dse_stat_error;
-	run.total = search_space_size(space);
-	run.block = opt->block ? opt->block : DEFAULT_BLOCK;
-	if (run.total == UINT64_MAX)
-		return dse_error_set(err, DSE_E_INPUT,
-			"the space has more than 2^64 points");
-	{
-		uint64_t n_blocks = (run.total + run.block - 1) / run.block;
-
-		run.my_blocks = n_blocks > (uint64_t) run.rank ?
-			(n_blocks - run.rank + run.size - 1) / run.size : 0;
-	}
-	if (opt->model != SIM_MODEL_ANALYTIC &&
-	    opt->model != SIM_MODEL_SAMPLED)
-		return dse_error_set(err, DSE_E_INPUT, "the search re-evaluates "
-			"with the analytic or the sampled model only");
-	front = alloc_front(opt);
-	st = front ? dse_stat_ok :
-		dse_error_set(err, DSE_E_NOMEM, "out of memory");
-	if (search__agree(st, comm, err) != dse_stat_ok) {
-		search_front_free(front);
-		return dse_stat_error;
+	st = search__agree(setup(&run, err), comm, err);
+	if (st == dse_stat_ok)
+		st = count_lanes(&run, comm, err);
+	if (st == dse_stat_ok && opt->resume) {
+		st = search__agree(resume(&run, &before, err), comm, err);
+		result->resumed = 1;
 	}
 	/* Start the clock together, so the time measures the sweep. */
-	if (search__mpi_check(MPI_Barrier(comm), "MPI_Barrier", err)) {
-		search_front_free(front);
-		return dse_stat_error;
+	if (st == dse_stat_ok)
+		st = search__mpi_check(MPI_Barrier(comm), "MPI_Barrier", err);
+	if (st == dse_stat_ok) {
+		search__clock_start(&run.clock, opt, before);
+		run.next_report = MPI_Wtime() + opt->progress_interval;
+		st = sweep(&run, comm, &stopped, err);
 	}
-	run.t0 = omp_get_wtime();
-	run.next_report = run.t0 + opt->progress_interval;
-	st = sweep_rank(&run, front, &sum, &result->threads, err);
-	st = search__agree(st, comm, err);
+	result->threads = run.nt;
+	result->seconds = search__clock_seconds(&run.clock);
 	if (st == dse_stat_ok)
-		st = search__agree(gather_fronts(&run, front, comm, err), comm,
-			err);
-	if (st == dse_stat_ok)
-		st = search__agree(reduce_tally(&sum, comm, err), comm, err);
+		st = finish(&run, stopped, comm, result, err);
+	teardown(&run);
 	if (st != dse_stat_ok) {
-		search_front_free(front);
-		return st;
+		result->front = search_front_free(result->front);
+		result->cloud = search_cloud_free(result->cloud);
 	}
-	result->seconds = omp_get_wtime() - run.t0;
-	if (run.rank == 0) {
-		search_front_sort(front);
-		run.final_valid = sum.valid;
-		report(&run, search_front_size(front), 1);
-	}
-	if (opt->model == SIM_MODEL_SAMPLED) {
-		st = second_stage(&run, &front, result, comm, err);
-		if (st != dse_stat_ok) {
-			search_front_free(front);
-			return st;
-		}
-	}
-	if (run.rank == 0)
-		result->front = front;
-	else
-		search_front_free(front);
-	result->evaluated = sum.evaluated;
-	result->valid = sum.valid;
-	result->over_constraint = sum.over;
-	for (s = 0; s < SIM_N_STATUS; s++)
-		result->status_count[s] = sum.status[s];
-	return dse_stat_ok;
+	return st;
 }

@@ -283,3 +283,16 @@ void search__front_clear(search_front *front)
 {
 	front->n = 0;
 }
+
+double search_objective_value(const search_front *front,
+	const search_point *p, int j)
+{
+	double v = sim_metrics_get(&p->metrics, front->objectives[j]);
+
+	return front->sign[j] > 0 ? v : 1.0 / v;
+}
+
+int search__front_n_obj(const search_front *front)
+{
+	return front->n_obj;
+}

@@ -2,8 +2,10 @@
  *
  * The space is a mixed-radix index range over the knobs' value lists.
  * Exhaustive search hands blocks of that range round-robin to the MPI ranks
- * and, inside a rank, dynamically to OpenMP threads; every thread keeps its
- * own Pareto front, and fronts are merged thread -> rank -> root.
+ * and, inside a rank, dynamically to OpenMP threads, an epoch of blocks at
+ * a time; every thread keeps its own Pareto front, and between epochs
+ * what the fronts gained is merged thread -> rank -> root, where the
+ * search checkpoints, reports progress and answers stop requests.
  *
  * Fronts are deterministic: a point is dropped when another is at least as
  * good in every objective and better in one, or equal in every objective
@@ -126,6 +128,14 @@ const search_point *search_front_at(const search_front *front, size_t i);
  */
 double search_front_hypervolume(const search_front *front, const double *lo,
 	const double *ref);
+/* The same measured on the logarithms of the objectives, in the box
+ * [log lo, log ref] (lo > 0): every factor of improvement counts alike,
+ * whatever the objective's scale, which suits metrics spanning decades
+ * such as latency and DSP count.  NaN when a box side is empty, not
+ * finite or lo is not positive.
+ */
+double search_front_hypervolume_log(const search_front *front,
+	const double *lo, const double *ref);
 /* Objective j of "p" as the hypervolume takes it: the metric for a
  * minimised one, its reciprocal for a maximised one.
  */
@@ -191,11 +201,14 @@ typedef struct search_progress {
 	int stage;		/* 1: the analytic sweep; 2: re-evaluating the
 				 * band with the sampled cycle model (then
 				 * evaluated/total count band points) */
-	uint64_t evaluated;	/* estimated over all ranks */
+	uint64_t evaluated;	/* over all ranks at the last
+				 * synchronisation; exhaustive search
+				 * counts pruned points too, so that it
+				 * reaches "total" */
 	uint64_t valid;
 	uint64_t total;
-	size_t front_size;	/* largest thread front on rank 0; the
-				 * merged front at the last call */
+	size_t front_size;	/* the merged front at the last
+				 * synchronisation */
 	double seconds;
 	int strategy;		/* enum search_strategy */
 	/* The hypervolume of the merged front at the last synchronisation,
@@ -255,7 +268,10 @@ typedef struct search_options {
 	 * counts evaluations over all islands (0: the default above);
 	 * "budget_seconds" (0: none) stops the search at the first
 	 * synchronisation after it, which makes the front depend on the
-	 * machine's speed.  Exhaustive search takes neither.
+	 * machine's speed.  Exhaustive search ignores "budget" and honours
+	 * "budget_seconds": it then returns the front of the prefix of the
+	 * index range it swept (not marked interrupted, with fewer points
+	 * evaluated than the space has), through the second stage as usual.
 	 */
 	int strategy;
 	uint64_t budget;
@@ -286,7 +302,9 @@ typedef struct search_options {
 	 * space, strategy, objectives and seed.  When *stop becomes
 	 * non-zero on any rank (a signal handler sets it) the search stops
 	 * at its next synchronisation, writes a final checkpoint and
-	 * returns with result->interrupted set.
+	 * returns with result->interrupted set.  An interrupted two-stage
+	 * search skips the second stage (the resumed one runs it): its
+	 * front is the analytic front so far.
 	 */
 	double checkpoint_interval;
 	search_checkpoint_fn checkpoint;
@@ -295,7 +313,11 @@ typedef struct search_options {
 	size_t resume_size;
 	const volatile sig_atomic_t *stop;
 
-	size_t cloud_max;	/* points kept in result->cloud; 0: none */
+	/* Points kept in result->cloud (0: none): legal points, within the
+	 * constraints or not; points an evaluator's bound pruned were never
+	 * evaluated and are in no cloud.
+	 */
+	size_t cloud_max;
 } search_options;
 
 #define SEARCH_DEFAULT_BAND_MAX 10000
@@ -306,7 +328,9 @@ typedef struct search_result {
 	uint64_t valid;		/* legal and within the constraints */
 	uint64_t status_count[SIM_N_STATUS];	/* why points were illegal */
 	uint64_t over_constraint;	/* legal but over a constraint */
-	double seconds;		/* wall time of the search on root */
+	double seconds;		/* wall time of the search on root;
+				 * exhaustive: the sweep without the
+				 * second stage, resumed runs included */
 	int threads;		/* OpenMP threads per rank */
 	/* Two-stage evaluation (zero for the analytic model). */
 	uint64_t band_points;	/* the band before the band_max cut */
@@ -354,9 +378,10 @@ typedef struct search_evaluator {
 		dse_error *err);
 	/* Optional (NULL: none): lower bounds of the resource metrics
 	 * (dsp, bram18k, uram, lut, ff; the others left 0), much cheaper
-	 * than "eval".  The exhaustive sweep skips a point whose bound
-	 * already breaks a constraint; a bound never above the metric
-	 * "eval" gives keeps the front exactly as it was.
+	 * than "eval", and the status "eval" would give (so an illegal
+	 * point needs no evaluation).  The exhaustive sweep skips a point
+	 * whose bound already breaks a constraint; a bound never above the
+	 * metric "eval" gives keeps the front exactly as it was.
 	 */
 	void (*bound)(const void *model, const int32_t *knobs,
 		sim_metrics *lower);

@@ -33,6 +33,22 @@ dse_stat search__agree(dse_stat st, MPI_Comm comm, dse_error *err);
 int search__front_cut(search_front *band, size_t max, size_t *cut);
 /* Empties a front, keeping its objectives and band. */
 void search__front_clear(search_front *front);
+/* Hashes from "ceiling" up are never kept from now on (a cloud's ceiling
+ * only comes down).  A cloud merged into another whose ceiling is known
+ * offers nothing of use above it.
+ */
+void search__cloud_set_ceiling(search_cloud *cloud, uint64_t ceiling);
+/* The largest hash in a full cloud (no hash above it can enter):
+ * UINT64_MAX while the cloud is not full.
+ */
+uint64_t search__cloud_ceiling(const search_cloud *cloud);
+/* The number of objectives of a front. */
+int search__front_n_obj(const search_front *front);
+/* search_front_hypervolume by Monte Carlo with "samples" samples, for any
+ * number of objectives (the tests compare it with the exact figure).
+ */
+double search__hypervolume_mc(const search_front *front, const double *lo,
+	const double *ref, uint64_t samples);
 
 /* The second stage of a two-stage search: re-evaluates the points of
  * "band" (root's merged band; ignored elsewhere) with the sampled cycle
@@ -66,13 +82,20 @@ double search__clock_seconds(const search__clock *c);
  */
 dse_stat search__sync(search__clock *c, const search_options *opt,
 	MPI_Comm comm, int *stop, int *checkpoint, dse_error *err);
+/* search__sync that also agrees on success ("mine" is this rank's
+ * status: dse_stat_error on every rank when any rank failed) and hands
+ * root's "values" (up to 4) to every rank, all in one collective.
+ */
+dse_stat search__sync_value(search__clock *c, const search_options *opt,
+	MPI_Comm comm, dse_stat mine, int *stop, int *checkpoint,
+	uint64_t *values, int n_values, dse_error *err);
 /* Gathers every rank's bytes on root, concatenated in rank order; *all
  * (malloc'd, root only) and *sizes (one per rank, root only) are the
  * caller's to free.  Collective.
  */
 dse_stat search__gather_bytes(const void *mine, size_t n, MPI_Comm comm,
 	void **all, size_t **sizes, dse_error *err);
-/* Broadcasts root's bytes: on root *data/*n are its own, elsewhere they
+/* Broadcasts root's bytes: on root *data and *n are its own, elsewhere they
  * receive a malloc'd copy.  Collective.
  */
 dse_stat search__bcast_bytes(void **data, size_t *n, MPI_Comm comm,

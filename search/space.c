@@ -11,11 +11,15 @@ struct search_space {
 	char name[SEARCH_MAX_KNOBS][KNOB_NAME_LEN];
 	int32_t *values[SEARCH_MAX_KNOBS];
 	int size[SEARCH_MAX_KNOBS];
+	int chain[SEARCH_MAX_KNOBS];	/* -1: a plain choice */
+	int level[SEARCH_MAX_KNOBS];
+	int64_t top[SEARCH_MAX_KNOBS];
 };
 
 search_space *search_space_alloc(int n_knobs)
 {
 	search_space *space;
+	int k;
 
 	if (n_knobs < 1 || n_knobs > SEARCH_MAX_KNOBS)
 		return NULL;
@@ -23,6 +27,8 @@ search_space *search_space_alloc(int n_knobs)
 	if (!space)
 		return NULL;
 	space->n_knobs = n_knobs;
+	for (k = 0; k < n_knobs; k++)
+		space->chain[k] = -1;
 	return space;
 }
 
@@ -153,4 +159,58 @@ int search__space_next(const search_space *space, int *digit, int32_t *knobs)
 		knobs[k] = space->values[k][0];
 	}
 	return 0;
+}
+
+/* The position of "v" in knob k's list; -1 when it is not there.  Lists
+ * are short (tens of values) and need not be sorted, so a scan is right.
+ */
+static int find_value(const search_space *space, int k, int32_t v)
+{
+	int i;
+
+	for (i = 0; i < space->size[k]; i++)
+		if (space->values[k][i] == v)
+			return i;
+	return -1;
+}
+
+uint64_t search_space_encode(const search_space *space, const int32_t *knobs)
+{
+	uint64_t idx = 0;
+	int k, d;
+
+	for (k = 0; k < space->n_knobs; k++) {
+		d = find_value(space, k, knobs[k]);
+		if (d < 0)
+			return UINT64_MAX;
+		idx = idx * (uint64_t) space->size[k] + (uint64_t) d;
+	}
+	return idx;
+}
+
+dse_stat search_space_set_chain(search_space *space, int k, int chain,
+	int level, int64_t top, dse_error *err)
+{
+	if (!space || k < 0 || k >= space->n_knobs)
+		return dse_error_set(err, DSE_E_RUNTIME,
+			"knob %d is outside the space", k);
+	if (chain < -1 || (chain >= 0 && (level < 0 || top < 1)))
+		return dse_error_set(err, DSE_E_RUNTIME,
+			"knob '%s': chain %d, level %d and top %lld make no "
+			"tiling chain", space->name[k], chain, level,
+			(long long) top);
+	space->chain[k] = chain;
+	space->level[k] = chain >= 0 ? level : 0;
+	space->top[k] = chain >= 0 ? top : 0;
+	return dse_stat_ok;
+}
+
+int search_space_knob_chain(const search_space *space, int k, int *level,
+	int64_t *top)
+{
+	if (level)
+		*level = space->level[k];
+	if (top)
+		*top = space->top[k];
+	return space->chain[k];
 }

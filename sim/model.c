@@ -210,12 +210,16 @@ static int read_tiles(const sim_model *m, const int32_t *knobs, int *k,
 	int l, exact;
 
 	/* Whole fixed-size rows, which the compiler turns into a few vector
-	 * moves; the model's extents are 0 beyond its loops.
+	 * moves (copies of constant size; a loop storing into four rows
+	 * from a fifth is not vectorised, as the rows might overlap); the
+	 * model's extents are 0 beyond its loops.
 	 */
-	for (l = 0; l < POLY_MAX_LOOPS; l++) {
-		p->t1[l] = p->t2[l] = p->pe[l] = p->q[l] = m->extent[l];
+	memcpy(p->t1, m->extent, sizeof(p->t1));
+	memcpy(p->t2, m->extent, sizeof(p->t2));
+	memcpy(p->pe, m->extent, sizeof(p->pe));
+	memcpy(p->q, m->extent, sizeof(p->q));
+	for (l = 0; l < POLY_MAX_LOOPS; l++)
 		p->lat[l] = p->n[l] = 1;
-	}
 	for (l = 0; l < m->band; l++) {
 		int64_t t = knobs[(*k)++];
 
@@ -770,4 +774,38 @@ int64_t sim__footprint_run(const sim__footprint *fp, const int64_t *tile)
 int64_t sim__pack(int64_t run, int64_t cap)
 {
 	return pack(run, cap);
+}
+
+/* Lower bounds of the resources, for pruning.  The DSP count needs only
+ * the PEs and the SIMD lanes, and is exact.  The PEs' own logic is most of
+ * the LUT and FF of a large array, which is where a constraint bites, and
+ * costs nothing more; the I/O network (FIFOs and modules per group) would
+ * cost as much again as reading the point, and the local buffers' memory
+ * about as much as the rest of sim_eval's resources, so they are left
+ * out: LUT and FF are bounded by the PEs alone, BRAM18K and URAM by 0.
+ * sim_eval adds only non-negative terms to the same first term, so the
+ * bounds cannot exceed its counts.  An illegal point's bounds are 0 and
+ * its status is the one sim_eval gives.
+ */
+void sim_bound(const sim_model *model, const int32_t *knobs,
+	sim_metrics *lower)
+{
+	struct point p;
+	double n_pe;
+
+	memset(lower, 0, sizeof(*lower));
+	lower->status = read_point(model, knobs, &p);
+	if (lower->status != SIM_OK)
+		return;
+	/* The expressions of point_resources and point_fabric.  A count
+	 * beyond the limit makes the point too large in sim_eval; to_count
+	 * then leaves the bound 0.
+	 */
+	n_pe = (double) p.n_pe;
+	(void) to_count(n_pe * (double) p.s * model->dsp_per_lane,
+		&lower->dsp);
+	(void) to_count(n_pe * (model->logic.pe_lut + (double) p.s *
+		model->lane.lut), &lower->lut);
+	(void) to_count(n_pe * (model->logic.pe_ff + (double) p.s *
+		model->lane.ff), &lower->ff);
 }

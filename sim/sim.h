@@ -139,6 +139,20 @@ const char *sim_model_knob_kind(const sim_model *model, int knob);
  */
 void sim_eval(const sim_model *model, const int32_t *knobs, sim_metrics *out);
 
+/* Lower bounds of the resource metrics of a design point (dsp, bram18k,
+ * uram, lut, ff), at a fraction of sim_eval's cost: never above what
+ * sim_eval gives for the same knobs, so a search may skip a point whose
+ * bound already breaks a resource constraint and find the same front.
+ * DSP is exact for legal points; LUT and FF count the PEs' own logic and
+ * lanes (not the I/O network); BRAM18K and URAM are 0.  About a tenth of
+ * sim_eval's work on a legal point.  lower->status is SIM_OK, or
+ * the status sim_eval gives when the knobs themselves are illegal (then
+ * every bound is 0); a legal-looking point may still be SIM_TOO_LARGE in
+ * sim_eval.  Every other field is 0.  Thread-safe.
+ */
+void sim_bound(const sim_model *model, const int32_t *knobs,
+	sim_metrics *lower);
+
 /* Writes the AutoSA --sa-sizes string of a design point into buf (the
  * io_network and double_buffer knobs are not part of it), e.g.
  * "{kernel[]->space_time[3];kernel[]->array_part[16,16,16];

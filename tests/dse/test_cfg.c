@@ -137,8 +137,8 @@ static const struct bad_case bad_cases[] = {
 	{ KERNEL "dtype = fp64\n", 6, 9, "dtype",
 	  "value 'fp64' is not allowed; expected one of: fp32, fp16, int16, "
 	  "int8" },
-	{ KERNEL "[search]\nstrategy = random\n", 7, 12, "strategy",
-	  "expected one of: exhaustive" },
+	{ KERNEL "[search]\nstrategy = annealing\n", 7, 12, "strategy",
+	  "expected one of: exhaustive, random, genetic, anneal" },
 	/* Strings. */
 	{ KERNEL "[output]\nfile = \"res.h5\n", 7, 8, "file",
 	  "unterminated string" },
@@ -252,6 +252,30 @@ static const struct bad_case bad_cases[] = {
 	{ KERNEL "[space]\ndouble_buffer =\n", 7, 16, "double_buffer",
 	  "empty value: expected a list of values such as 'daisy, "
 	  "multicast'" },
+	/* The strategies and their options: the parser knows the names and
+	 * the types; which strategy takes which key is the setup's check.
+	 */
+	{ KERNEL "[search]\nstrategy = nsga2\n", 7, 12, "strategy",
+	  "value 'nsga2' is not allowed; expected one of: exhaustive, "
+	  "random, genetic, anneal" },
+	{ KERNEL "[search]\nstrategy = Genetic\n", 7, 12, "strategy",
+	  "value 'Genetic' is not allowed" },
+	{ KERNEL "[search]\nbudget_seconds = 0\n", 7, 18, "budget_seconds",
+	  "number out of range: 0 must be > 0" },
+	{ KERNEL "[search]\nbudget_seconds = 1h\n", 7, 18, "budget_seconds",
+	  "bad number '1h'" },
+	{ KERNEL "[search]\nislands = 0\n", 7, 11, "islands",
+	  "integer out of range: 0 must be >= 1" },
+	{ KERNEL "[search]\npopulation = 1.5\n", 7, 14, "population",
+	  "expected an integer, got '1.5'" },
+	{ KERNEL "[search]\nmigrate_every = -1\n", 7, 17, "migrate_every",
+	  "integer out of range: -1 must be >= 1" },
+	{ KERNEL "[search]\nmigrants = 0\n", 7, 12, "migrants",
+	  "integer out of range: 0 must be >= 1" },
+	{ KERNEL "[search]\nbudget = 5%\nbudget = 10%\n", 8, 1, "budget",
+	  "duplicate key (first set at line 7)" },
+	{ KERNEL "[search]\ncheckpoints = 60\n", 7, 1, "checkpoints",
+	  "unknown key in section [search]" },
 };
 
 static void test_bad(void **state)
@@ -665,6 +689,27 @@ static const struct small_case small_cases[] = {
 	{ "[space]\nsimd = 1..1000 divisors\n",
 	  { K_SET, "space", "simd", 0, "1,7,11,13,77,91,143", 0, 1001, 0,
 	    0 } },
+	/* The strategy keys the parser types: names, counts and seconds;
+	 * budget, weights and checkpoint stay text for the setup.
+	 */
+	{ "[search]\nstrategy = anneal\n",
+	  { K_STR, "search", "strategy", 0, "anneal", 0, 0, 0, 0 } },
+	{ "[search]\nbudget_seconds = 2.5\n",
+	  { K_FLOAT, "search", "budget_seconds", 0, NULL, 0, 2.5, 0, 0 } },
+	{ "[search]\nislands = 12\n",
+	  { K_INT, "search", "islands", 0, NULL, 12, 0, 0, 0 } },
+	{ "[search]\npopulation = 40\nmigrants = 3\n",
+	  { K_INT, "search", "migrants", 0, NULL, 3, 0, 0, 0 } },
+	{ "[search]\nmigrate_every = 7\n",
+	  { K_INT, "search", "migrate_every", 0, NULL, 7, 0, 0, 0 } },
+	{ "[search]\nbudget = 5%  # of the space\n",
+	  { K_STR, "search", "budget", 0, "5%", 0, 0, 0, 0 } },
+	{ "[search]\nweights = 1, 0.5\n",
+	  { K_STR, "search", "weights", 0, "1, 0.5", 0, 0, 0, 0 } },
+	{ "[search]\nweights = 1, 0.5\n",
+	  { K_POS, "search", "weights", 0, NULL, 1, 0, 7, 11 } },
+	{ "[search]\ncheckpoint = off\n",
+	  { K_STR, "search", "checkpoint", 0, "off", 0, 0, 0, 0 } },
 };
 
 static void test_small(void **state)

@@ -25,8 +25,11 @@ with h5py.File(path, "r") as f:
                 "wall_time", "points_evaluated", "points_valid",
                 "objectives"):
         check(key in a, "root attribute %s missing" % key)
-    check(a["points_evaluated"] == a["points_total"],
-          "not every point was evaluated")
+    # A point whose resource bound already broke a constraint is pruned,
+    # not evaluated; together they are the whole space.
+    check("points_pruned" in a, "root attribute points_pruned missing")
+    check(a["points_evaluated"] + a["points_pruned"] == a["points_total"],
+          "evaluated and pruned points do not add up to the space")
     check(0 < a["points_valid"] <= a["points_evaluated"], "bad valid count")
     check("[kernel]" in a["config"].decode() if isinstance(a["config"], bytes)
           else "[kernel]" in a["config"], "config text not stored")

@@ -1129,6 +1129,172 @@ static void test_write_errors(void **state)
 	assert_no_open_ids();
 }
 
+/* ---- byte datasets ---- */
+
+/* Byte i of a test buffer: a pattern with no run, so a shifted or
+ * truncated read cannot match by chance.
+ */
+static unsigned char pattern(size_t i)
+{
+	return (unsigned char) ((i * 31 + 7 + (i >> 8)) & 0xff);
+}
+
+struct bytes_case {
+	const char *path;
+	size_t n;	/* bytes; past 1 MiB the dataset has two chunks */
+};
+
+static const struct bytes_case bytes_cases[] = {
+	{ "/checkpoint/state", 1000 },
+	{ "/empty", 0 },
+	{ "/one", 1 },
+	{ "/a/b/c/two_chunks", ((size_t) 1 << 20) + 3 },
+};
+
+/* The "size" attribute res_write_bytes puts on the dataset, read with
+ * the raw HDF5 API.
+ */
+static int64_t raw_size_attr(const char *file, const char *path)
+{
+	hid_t fid = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
+	hid_t dset = H5Dopen2(fid, path, H5P_DEFAULT);
+	hid_t attr = H5Aopen(dset, "size", H5P_DEFAULT);
+	int64_t v = -1;
+
+	assert_true(attr >= 0);
+	assert_true(H5Aread(attr, H5T_NATIVE_INT64, &v) >= 0);
+	H5Aclose(attr);
+	H5Dclose(dset);
+	H5Fclose(fid);
+	return v;
+}
+
+static void write_byte_cases(const char *file, unsigned char *buf)
+{
+	size_t n = sizeof(bytes_cases) / sizeof(bytes_cases[0]);
+	dse_error err;
+	res_file *f = res_file_create(file, &err);
+
+	assert_non_null(f);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(res_write_bytes(f, bytes_cases[i].path, buf,
+			bytes_cases[i].n, &err), dse_stat_ok);
+	assert_int_equal(res_attr_string_at(f, "/checkpoint/state", "note",
+		"a note", &err), dse_stat_ok);
+	assert_int_equal(res_attr_i64_at(f, "/checkpoint", "marker", 5, &err),
+		dse_stat_ok);
+	assert_int_equal(res_file_commit(f, &err), dse_stat_ok);
+}
+
+static void test_bytes(void **state)
+{
+	size_t n = sizeof(bytes_cases) / sizeof(bytes_cases[0]);
+	size_t max = ((size_t) 1 << 20) + 3, got_n;
+	unsigned char *buf = malloc(max);
+	char file[PATH_MAX];
+	dse_error err;
+	res_reader *r;
+	void *got;
+
+	assert_non_null(buf);
+	for (size_t i = 0; i < max; i++)
+		buf[i] = pattern(i);
+	join(file, *state, "bytes.h5");
+	write_byte_cases(file, buf);
+	r = res_reader_open(file, &err);
+	assert_non_null(r);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(res_read_bytes(r, bytes_cases[i].path, &got,
+			&got_n, &err), dse_stat_ok);
+		assert_true(got_n == bytes_cases[i].n);
+		if (got_n)
+			assert_memory_equal(got, buf, got_n);
+		free(got);
+		assert_true(raw_size_attr(file, bytes_cases[i].path) ==
+			(int64_t) bytes_cases[i].n);
+	}
+	assert_int_equal(res_reader_has(r, "/checkpoint"), 1);
+	assert_int_equal(res_reader_has(r, "/checkpoint/state"), 1);
+	assert_int_equal(res_reader_has(r, "/checkpoint/nope"), 0);
+	assert_int_equal(res_reader_has(r, "/nope/state"), 0);
+	/* A dataset's path does not continue below it. */
+	assert_int_equal(res_reader_has(r, "/one/x"), 0);
+	assert_int_equal(res_read_bytes(r, "/checkpoint/missing", &got,
+		&got_n, &err), dse_stat_error);
+	assert_null(got);
+	assert_non_null(strstr(err.msg, "no dataset '/checkpoint/missing'"));
+	res_reader_close(r);
+	free(buf);
+	assert_no_open_ids();
+}
+
+/* A table is no byte dataset, and a damaged chunk fails its checksum
+ * rather than reading back as other bytes.
+ */
+static void test_bytes_errors(void **state)
+{
+	static const int64_t ints[] = { 1, 2 };
+	res_column col = { "n", "", RES_I64, ints };
+	unsigned char buf[4096];
+	char file[PATH_MAX];
+	haddr_t offset = 0;
+	hsize_t csize = 0;
+	unsigned mask;
+	hid_t fid, dset, space;
+	dse_error err;
+	res_file *f;
+	res_reader *r;
+	size_t got_n;
+	void *got;
+	FILE *fp;
+
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = pattern(i);
+	join(file, *state, "damaged.h5");
+	f = res_file_create(file, &err);
+	assert_non_null(f);
+	assert_int_equal(res_write_table(f, "/t", &col, 1, 2, &err),
+		dse_stat_ok);
+	assert_int_equal(res_write_bytes(f, "/s", buf, sizeof(buf), &err),
+		dse_stat_ok);
+	assert_int_equal(res_file_commit(f, &err), dse_stat_ok);
+	r = res_reader_open(file, &err);
+	assert_non_null(r);
+	assert_int_equal(res_read_bytes(r, "/t", &got, &got_n, &err),
+		dse_stat_error);
+	assert_non_null(strstr(err.msg, "is not a byte dataset"));
+	res_reader_close(r);
+	/* Flip one byte in the middle of the dataset's only chunk. */
+	fid = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
+	dset = H5Dopen2(fid, "/s", H5P_DEFAULT);
+	space = H5Dget_space(dset);
+	assert_true(H5Dget_chunk_info(dset, space, 0, NULL, &mask, &offset,
+		&csize) >= 0);
+	H5Sclose(space);
+	H5Dclose(dset);
+	H5Fclose(fid);
+	assert_true(csize > 2);
+	fp = fopen(file, "r+b");
+	assert_non_null(fp);
+	assert_int_equal(fseek(fp, (long) (offset + csize / 2), SEEK_SET), 0);
+	{
+		int c = fgetc(fp);
+
+		assert_true(c != EOF);
+		assert_int_equal(fseek(fp, -1, SEEK_CUR), 0);
+		assert_true(fputc(c ^ 0x40, fp) != EOF);
+	}
+	assert_int_equal(fclose(fp), 0);
+	r = res_reader_open(file, &err);
+	assert_non_null(r);
+	assert_int_equal(res_read_bytes(r, "/s", &got, &got_n, &err),
+		dse_stat_error);
+	assert_null(got);
+	assert_non_null(strstr(err.msg, "cannot read dataset '/s'"));
+	res_reader_close(r);
+	assert_no_open_ids();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1140,6 +1306,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_create_errors, close_leftovers),
 		cmocka_unit_test_teardown(test_lookup_errors, close_leftovers),
 		cmocka_unit_test_teardown(test_write_errors, close_leftovers),
+		cmocka_unit_test_teardown(test_bytes, close_leftovers),
+		cmocka_unit_test_teardown(test_bytes_errors, close_leftovers),
 	};
 
 	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);

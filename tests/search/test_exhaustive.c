@@ -1,14 +1,21 @@
 /* The parallel exhaustive search gives exactly the front and counts of a
  * plain serial sweep, for any rank count, thread count and block size; the
  * two-stage search (the band re-evaluated with the sampled cycle model)
- * gives exactly the front of a serial band, cut and re-evaluation.
+ * gives exactly the front of a serial band, cut and re-evaluation.  The
+ * sweep's epochs: a checkpoint at each, and a resume from any, ends with
+ * the uninterrupted front, cloud and counters; a stop request on any rank
+ * writes a final checkpoint; a time budget sweeps an exact prefix;
+ * pruning by a resource bound keeps the front.
  * ctest runs this binary under mpiexec with 1, 2 and 4 ranks and with
  * OMP_NUM_THREADS 1 and 2.
  */
+#include <math.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -122,7 +129,7 @@ static void run_case(const struct sweep_case *c, int rank)
 	opt.block = c->block;
 	assert_int_equal(search_exhaustive(s, model, &opt, MPI_COMM_WORLD,
 		&res, &err), dse_stat_ok);
-	assert_int_equal(res.evaluated, search_space_size(s));
+	assert_int_equal(res.evaluated + res.pruned, search_space_size(s));
 	if (rank == 0) {
 		uint64_t valid;
 		search_front *ref = serial_front(c, s, model, &valid);
@@ -288,6 +295,494 @@ static void test_two_stage_equals_serial(void **state)
 		run_two_stage(&two_cases[i], rank);
 }
 
+/* --- epochs: checkpoints, resume, stop, budget, pruning, cloud -------- */
+
+#define MAX_STATES 64
+
+/* What root's checkpoint writer saw. */
+struct states {
+	void *bytes[MAX_STATES];
+	size_t size[MAX_STATES];
+	int final[MAX_STATES];
+	uint64_t evaluated[MAX_STATES];
+	int n;
+};
+
+static dse_stat keep_state(const search_checkpoint *cp, void *user,
+	dse_error *err)
+{
+	struct states *st = user;
+
+	(void) err;
+	assert_true(st->n < MAX_STATES);
+	assert_non_null(cp->front);
+	assert_true(cp->evaluated <= cp->total);
+	st->bytes[st->n] = malloc(cp->size);
+	memcpy(st->bytes[st->n], cp->state, cp->size);
+	st->size[st->n] = cp->size;
+	st->final[st->n] = cp->final;
+	st->evaluated[st->n] = cp->evaluated;
+	st->n++;
+	return dse_stat_ok;
+}
+
+static void free_states(struct states *st)
+{
+	int i;
+
+	for (i = 0; i < st->n; i++)
+		free(st->bytes[i]);
+	st->n = 0;
+}
+
+/* A model for the epoch tests: 10 x 6 x 7 tilings x 8^3 = 215040
+ * points, many illegal.
+ */
+struct fixture {
+	poly_template t;
+	sim_model *model;
+	search_space *space;
+	search_evaluator ev;
+	search_options opt;
+	int rank;
+	int size;
+};
+
+static void fixture_init(struct fixture *f)
+{
+	f->t = mm_kernel_template(48, 32, 64);
+	f->model = sim_model_alloc(&f->t, arch_board_find("u250"),
+		arch_dtype_find("fp32"), NULL, NULL);
+	f->space = make_space(f->model, &f->t);
+	/* No bound: pruned points are never evaluated, so they are in no
+	 * cloud, and the serial references here evaluate every point.
+	 */
+	f->ev = search_evaluator_sim(f->model);
+	f->ev.bound = NULL;
+	memset(&f->opt, 0, sizeof(f->opt));
+	f->opt.n_obj = 2;
+	f->opt.objectives[0] = SIM_M_LATENCY;
+	f->opt.objectives[1] = SIM_M_DSP;
+	f->opt.n_constraints = 1;
+	f->opt.constraints[0].metric = SIM_M_DSP;
+	f->opt.constraints[0].max = 600;
+	f->opt.block = 64;
+	f->opt.cloud_max = 40;
+	MPI_Comm_rank(MPI_COMM_WORLD, &f->rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &f->size);
+}
+
+static void fixture_free(struct fixture *f)
+{
+	search_space_free(f->space);
+	sim_model_free(f->model);
+}
+
+static void free_result(search_result *r)
+{
+	search_front_free(r->front);
+	search_cloud_free(r->cloud);
+}
+
+/* Two results of the same search agree in counters, front and cloud
+ * (front and cloud on root only).
+ */
+static void assert_same(const search_result *a, const search_result *b,
+	int rank)
+{
+	size_t i;
+	int s;
+
+	assert_int_equal(a->evaluated, b->evaluated);
+	assert_int_equal(a->valid, b->valid);
+	assert_int_equal(a->over_constraint, b->over_constraint);
+	assert_int_equal(a->pruned, b->pruned);
+	for (s = 0; s < SIM_N_STATUS; s++)
+		assert_int_equal(a->status_count[s], b->status_count[s]);
+	if (rank != 0) {
+		assert_null(a->front);
+		assert_null(a->cloud);
+		return;
+	}
+	assert_int_equal(search_front_size(a->front),
+		search_front_size(b->front));
+	for (i = 0; i < search_front_size(a->front); i++) {
+		const search_point *p = search_front_at(a->front, i);
+		const search_point *q = search_front_at(b->front, i);
+
+		assert_int_equal(p->index, q->index);
+		assert_memory_equal(p->knobs, q->knobs, sizeof(p->knobs));
+		assert_int_equal(p->metrics.cycles, q->metrics.cycles);
+	}
+	assert_int_equal(search_cloud_size(a->cloud),
+		search_cloud_size(b->cloud));
+	for (i = 0; i < search_cloud_size(a->cloud); i++)
+		assert_int_equal(search_cloud_at(a->cloud, i)->index,
+			search_cloud_at(b->cloud, i)->index);
+}
+
+/* The serial sweep of the indices [0, end): front, cloud of legal
+ * points and counters, with no bound.
+ */
+static void serial_prefix(const struct fixture *f, uint64_t end,
+	search_result *out)
+{
+	search_point p;
+	uint64_t idx;
+
+	memset(out, 0, sizeof(*out));
+	out->front = search_front_alloc(f->opt.n_obj, f->opt.objectives);
+	out->cloud = search_cloud_alloc(f->opt.cloud_max);
+	memset(&p, 0, sizeof(p));
+	for (idx = 0; idx < end; idx++) {
+		search_space_decode(f->space, idx, p.knobs);
+		sim_eval(f->model, p.knobs, &p.metrics);
+		out->evaluated++;
+		if (p.metrics.status != SIM_OK) {
+			out->status_count[p.metrics.status]++;
+			continue;
+		}
+		p.index = idx;
+		p.cycles_low = p.cycles_high = (double) p.metrics.cycles;
+		assert_true(search_cloud_add(out->cloud, &p) >= 0);
+		if (!search_feasible(&f->opt, &p.metrics)) {
+			out->over_constraint++;
+			continue;
+		}
+		out->valid++;
+		assert_true(search_front_add(out->front, &p) >= 0);
+	}
+	search_front_sort(out->front);
+	search_cloud_sort(out->cloud);
+}
+
+/* Root's states, on every rank (through the byte broadcast). */
+static void share_states(struct states *st, int rank)
+{
+	int n = st->n, i;
+
+	MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	for (i = 0; i < n; i++) {
+		void *b = rank == 0 ? st->bytes[i] : NULL;
+		size_t size = rank == 0 ? st->size[i] : 0;
+
+		assert_int_equal(search__bcast_bytes(&b, &size, MPI_COMM_WORLD,
+			NULL), dse_stat_ok);
+		if (rank != 0) {
+			st->bytes[i] = b;
+			st->size[i] = size;
+		}
+	}
+	st->n = n;
+}
+
+/* A checkpoint at every epoch, then a resume from each: every run ends
+ * with the uninterrupted run's front, cloud and counters, and so does a
+ * resume on one rank of a state written by all of them.
+ */
+static void test_checkpoint_resume(void **state)
+{
+	struct fixture f;
+	struct states st;
+	search_result ref, res, serial;
+	uint64_t total;
+	int i, step;
+
+	(void) state;
+	memset(&st, 0, sizeof(st));
+	fixture_init(&f);
+	total = search_space_size(f.space);
+	assert_int_equal(search_run(f.space, &f.ev, &f.opt, MPI_COMM_WORLD,
+		&ref, NULL), dse_stat_ok);
+	assert_int_equal(ref.strategy, SEARCH_EXHAUSTIVE);
+	assert_int_equal(ref.resumed, 0);
+	assert_int_equal(ref.interrupted, 0);
+	assert_int_equal(ref.evaluated + ref.pruned, total);
+	if (f.rank == 0) {
+		/* The cloud is the serial one: legal points of smallest hash,
+		 * whatever the ranks and threads.
+		 */
+		serial_prefix(&f, total, &serial);
+		assert_int_equal(search_cloud_size(ref.cloud), 40);
+		for (i = 0; i < 40; i++)
+			assert_int_equal(search_cloud_at(ref.cloud, i)->index,
+				search_cloud_at(serial.cloud, i)->index);
+		assert_int_equal(ref.valid, serial.valid);
+		free_result(&serial);
+	}
+	f.opt.checkpoint_interval = 1e-9;
+	f.opt.checkpoint = keep_state;
+	f.opt.checkpoint_user = &st;
+	assert_int_equal(search_exhaustive_with(f.space, &f.ev, &f.opt,
+		MPI_COMM_WORLD, &res, NULL), dse_stat_ok);
+	assert_same(&res, &ref, f.rank);
+	free_result(&res);
+	if (f.rank == 0) {
+		print_message("checkpoints: %d\n", st.n);
+		assert_true(st.n >= 2);
+		for (i = 0; i < st.n; i++) {
+			assert_int_equal(st.final[i], 0);
+			assert_true(st.evaluated[i] < total);
+			assert_true(i == 0 ||
+				st.evaluated[i] > st.evaluated[i - 1]);
+		}
+	}
+	share_states(&st, f.rank);
+	f.opt.checkpoint = NULL;
+	/* At most 8 resumes, spread over the states, the last included. */
+	step = st.n > 8 ? (st.n + 7) / 8 : 1;
+	for (i = st.n - 1; i >= 0; i -= step) {
+		f.opt.resume = st.bytes[i];
+		f.opt.resume_size = st.size[i];
+		assert_int_equal(search_exhaustive_with(f.space, &f.ev, &f.opt,
+			MPI_COMM_WORLD, &res, NULL), dse_stat_ok);
+		assert_int_equal(res.resumed, 1);
+		assert_same(&res, &ref, f.rank);
+		free_result(&res);
+	}
+	if (f.rank == 0) {
+		f.opt.resume = st.bytes[st.n / 2];
+		f.opt.resume_size = st.size[st.n / 2];
+		assert_int_equal(search_exhaustive_with(f.space, &f.ev, &f.opt,
+			MPI_COMM_SELF, &res, NULL), dse_stat_ok);
+		assert_same(&res, &ref, 0);
+		free_result(&res);
+	}
+	free_states(&st);
+	free_result(&ref);
+	fixture_free(&f);
+}
+
+/* An evaluator that raises the stop flag after "after" evaluations on
+ * the last rank only: the stop must reach every rank.
+ */
+struct stopper {
+	const sim_model *model;
+	uint64_t count;
+	uint64_t after;
+	volatile sig_atomic_t *flag;
+};
+
+static void eval_and_stop(const void *model, const int32_t *knobs,
+	sim_metrics *out)
+{
+	struct stopper *s = (struct stopper *) model;
+
+	sim_eval(s->model, knobs, out);
+	if (__atomic_add_fetch(&s->count, 1, __ATOMIC_RELAXED) == s->after)
+		*s->flag = 1;
+}
+
+static void test_stop(void **state)
+{
+	struct fixture f;
+	struct states st;
+	static volatile sig_atomic_t flag;
+	struct stopper stopper;
+	search_evaluator ev;
+	search_result ref, res, prefix;
+	uint64_t total, swept;
+	size_t i;
+
+	(void) state;
+	memset(&st, 0, sizeof(st));
+	fixture_init(&f);
+	total = search_space_size(f.space);
+	assert_int_equal(search_exhaustive_with(f.space, &f.ev, &f.opt,
+		MPI_COMM_WORLD, &ref, NULL), dse_stat_ok);
+	flag = 0;
+	stopper.model = f.model;
+	stopper.count = 0;
+	stopper.after = f.rank == f.size - 1 ? 3000 : UINT64_MAX;
+	stopper.flag = &flag;
+	ev = f.ev;
+	ev.model = &stopper;
+	ev.eval = eval_and_stop;
+	f.opt.stop = &flag;
+	f.opt.checkpoint = keep_state;
+	f.opt.checkpoint_user = &st;
+	assert_int_equal(search_exhaustive_with(f.space, &ev, &f.opt,
+		MPI_COMM_WORLD, &res, NULL), dse_stat_ok);
+	assert_int_equal(res.interrupted, 1);
+	swept = res.evaluated + res.pruned;
+	assert_true(swept < total);
+	assert_int_equal(res.pruned, 0);
+	if (f.rank == 0) {
+		/* One final checkpoint, and the front of the prefix swept. */
+		assert_int_equal(st.n, 1);
+		assert_int_equal(st.final[0], 1);
+		assert_int_equal(st.evaluated[0], swept);
+		serial_prefix(&f, swept, &prefix);
+		assert_int_equal(res.valid, prefix.valid);
+		assert_true(search_front_size(res.front) > 0);
+		assert_int_equal(search_front_size(res.front),
+			search_front_size(prefix.front));
+		for (i = 0; i < search_front_size(prefix.front); i++)
+			assert_int_equal(search_front_at(res.front, i)->index,
+				search_front_at(prefix.front, i)->index);
+		free_result(&prefix);
+	}
+	free_result(&res);
+	share_states(&st, f.rank);
+	flag = 0;
+	f.opt.stop = NULL;
+	f.opt.checkpoint = NULL;
+	f.opt.resume = st.bytes[0];
+	f.opt.resume_size = st.size[0];
+	assert_int_equal(search_exhaustive_with(f.space, &f.ev, &f.opt,
+		MPI_COMM_WORLD, &res, NULL), dse_stat_ok);
+	assert_int_equal(res.interrupted, 0);
+	assert_same(&res, &ref, f.rank);
+	free_result(&res);
+	free_states(&st);
+	free_result(&ref);
+	fixture_free(&f);
+}
+
+/* A spent time budget ends the sweep at the next synchronisation: not
+ * interrupted, a prefix of the range swept, its front exact.
+ */
+static void test_budget(void **state)
+{
+	struct fixture f;
+	search_result res, prefix;
+	uint64_t swept;
+
+	(void) state;
+	fixture_init(&f);
+	f.opt.budget_seconds = 1e-9;
+	assert_int_equal(search_exhaustive_with(f.space, &f.ev, &f.opt,
+		MPI_COMM_WORLD, &res, NULL), dse_stat_ok);
+	assert_int_equal(res.interrupted, 0);
+	swept = res.evaluated;
+	assert_true(swept > 0 && swept < search_space_size(f.space));
+	if (f.rank == 0) {
+		serial_prefix(&f, swept, &prefix);
+		prefix.evaluated = swept;
+		assert_same(&res, &prefix, 0);
+		free_result(&prefix);
+	}
+	free_result(&res);
+	fixture_free(&f);
+}
+
+/* A lower bound of the resources (90% of the metrics, here) skips points
+ * without changing the front; the skipped points count as pruned and
+ * over the constraints.
+ */
+static void bound_90(const void *model, const int32_t *knobs,
+	sim_metrics *lower)
+{
+	sim_metrics m;
+
+	sim_eval(model, knobs, &m);
+	memset(lower, 0, sizeof(*lower));
+	/* A bound gives the model's status, so illegal points need no
+	 * evaluation.
+	 */
+	lower->status = m.status;
+	if (m.status != SIM_OK)
+		return;
+	lower->dsp = m.dsp * 9 / 10;
+	lower->bram18k = m.bram18k * 9 / 10;
+}
+
+static void test_pruning(void **state)
+{
+	struct fixture f;
+	search_result plain, pruned;
+	uint64_t total;
+	int s;
+
+	(void) state;
+	fixture_init(&f);
+	total = search_space_size(f.space);
+	/* Pruned points are in no cloud: compare fronts and counters.  The
+	 * sweep uses a bound only when it prunes a tenth of a trial's legal
+	 * points, so the DSP budget is made tight enough for that.
+	 */
+	f.opt.cloud_max = 0;
+	f.opt.constraints[0].max = 100;
+	assert_int_equal(search_exhaustive_with(f.space, &f.ev, &f.opt,
+		MPI_COMM_WORLD, &plain, NULL), dse_stat_ok);
+	assert_int_equal(plain.pruned, 0);
+	assert_int_equal(plain.evaluated, total);
+	f.ev.bound = bound_90;
+	assert_int_equal(search_exhaustive_with(f.space, &f.ev, &f.opt,
+		MPI_COMM_WORLD, &pruned, NULL), dse_stat_ok);
+	if (f.rank == 0)
+		print_message("pruned %llu of %llu points\n",
+			(unsigned long long) pruned.pruned,
+			(unsigned long long) total);
+	assert_true(pruned.pruned > 0);
+	assert_int_equal(pruned.evaluated + pruned.pruned, total);
+	/* Pruned points were legal and over the constraint. */
+	assert_int_equal(pruned.over_constraint, plain.over_constraint);
+	for (s = 0; s < SIM_N_STATUS; s++)
+		assert_int_equal(pruned.status_count[s],
+			plain.status_count[s]);
+	pruned.evaluated = plain.evaluated;
+	pruned.pruned = 0;
+	assert_same(&pruned, &plain, f.rank);
+	free_result(&plain);
+	free_result(&pruned);
+	fixture_free(&f);
+}
+
+/* Progress: the exhaustive strategy, generation 0, a hypervolume known
+ * once the front is, never shrinking, and the whole space at the end.
+ */
+struct seen {
+	int calls;
+	double last_hv;
+	int shrank;
+	search_progress last;
+};
+
+static void on_progress(const search_progress *p, void *user)
+{
+	struct seen *s = user;
+
+	assert_int_equal(p->strategy, SEARCH_EXHAUSTIVE);
+	assert_int_equal(p->generation, 0);
+	assert_int_equal(p->stage, 1);
+	if (!isnan(p->hypervolume)) {
+		assert_true(p->hypervolume > 0 && p->hypervolume <= 1);
+		if (!isnan(s->last_hv) && p->hypervolume < s->last_hv - 1e-12)
+			s->shrank = 1;
+		s->last_hv = p->hypervolume;
+	}
+	s->last = *p;
+	s->calls++;
+}
+
+static void test_progress(void **state)
+{
+	struct fixture f;
+	struct seen seen = { 0, NAN, 0, { 0 } };
+	search_result res;
+
+	(void) state;
+	fixture_init(&f);
+	f.opt.progress = on_progress;
+	f.opt.progress_user = &seen;
+	assert_int_equal(search_exhaustive_with(f.space, &f.ev, &f.opt,
+		MPI_COMM_WORLD, &res, NULL), dse_stat_ok);
+	if (f.rank == 0) {
+		assert_true(seen.calls >= 2);
+		assert_false(seen.shrank);
+		assert_false(isnan(seen.last.hypervolume));
+		assert_int_equal(seen.last.evaluated,
+			search_space_size(f.space));
+		assert_int_equal(seen.last.front_size,
+			search_front_size(res.front));
+	} else {
+		assert_int_equal(seen.calls, 0);
+	}
+	free_result(&res);
+	fixture_free(&f);
+}
+
 static void test_parallel_equals_serial(void **state)
 {
 	size_t i;
@@ -304,6 +799,11 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parallel_equals_serial),
 		cmocka_unit_test(test_two_stage_equals_serial),
+		cmocka_unit_test(test_checkpoint_resume),
+		cmocka_unit_test(test_stop),
+		cmocka_unit_test(test_budget),
+		cmocka_unit_test(test_pruning),
+		cmocka_unit_test(test_progress),
 	};
 	int rc;
 

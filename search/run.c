@@ -1,0 +1,50 @@
+/* The entry point that runs any strategy, and the strategies' names. */
+#include <string.h>
+
+#include "search_private.h"
+
+/* Indexed by enum search_strategy. */
+static const char *const strategy_names[SEARCH_N_STRATEGIES] = {
+	"exhaustive", "random", "genetic", "anneal"
+};
+
+const char *search_strategy_name(int strategy)
+{
+	if (strategy < 0 || strategy >= SEARCH_N_STRATEGIES)
+		return "unknown";
+	return strategy_names[strategy];
+}
+
+int search_strategy_find(const char *name)
+{
+	int s;
+
+	for (s = 0; name && s < SEARCH_N_STRATEGIES; s++)
+		if (!strcmp(strategy_names[s], name))
+			return s;
+	return -1;
+}
+
+int search_feasible(const search_options *opt, const sim_metrics *m)
+{
+	return search__feasible(opt, m);
+}
+
+dse_stat search_run(const search_space *space, const search_evaluator *ev,
+	const search_options *opt, MPI_Comm comm, search_result *result,
+	dse_error *err)
+{
+	dse_stat st;
+
+	if (opt->strategy < 0 || opt->strategy >= SEARCH_N_STRATEGIES) {
+		memset(result, 0, sizeof(*result));
+		return dse_error_set(err, DSE_E_INPUT,
+			"there is no search strategy number %d", opt->strategy);
+	}
+	if (opt->strategy == SEARCH_EXHAUSTIVE)
+		st = search_exhaustive_with(space, ev, opt, comm, result, err);
+	else
+		st = search__heuristic(space, ev, opt, comm, result, err);
+	result->strategy = opt->strategy;
+	return st;
+}
