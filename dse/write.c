@@ -250,13 +250,31 @@ static int build_cloud(const dse_ctx *ctx, const search_cloud *cloud,
 	return 0;
 }
 
+/* Writes a built table as /<kernel>/<name> and frees it; "built" is what
+ * its builder returned (-1: out of memory, nothing written).
+ */
+static dse_stat put_table(const dse_ctx *ctx, res_file *f, const char *name,
+	struct table *t, int built, dse_error *err)
+{
+	char path[POLY_NAME_LEN + 32];
+	dse_stat st;
+
+	if (built < 0) {
+		free_table(t);
+		return dse_error_set(err, DSE_E_NOMEM,
+			"out of memory building the %s table", name);
+	}
+	snprintf(path, sizeof(path), "/%s/%s", ctx->tmpl.kernel, name);
+	st = res_write_table(f, path, t->col, t->n, t->rows, err);
+	free_table(t);
+	return st;
+}
+
 /* Writes /<kernel>/cloud when the search kept one. */
 static dse_stat write_cloud(const dse_ctx *ctx, res_file *f,
 	const search_result *res, dse_error *err)
 {
-	char path[POLY_NAME_LEN + 16];
 	struct table t;
-	dse_stat st;
 
 	if (!res->cloud)
 		return dse_stat_ok;
@@ -265,15 +283,8 @@ static dse_stat write_cloud(const dse_ctx *ctx, res_file *f,
 	 */
 	search_cloud_sort(res->cloud);
 	memset(&t, 0, sizeof(t));
-	if (build_cloud(ctx, res->cloud, &t) < 0) {
-		free_table(&t);
-		return dse_error_set(err, DSE_E_NOMEM,
-			"out of memory building the cloud table");
-	}
-	snprintf(path, sizeof(path), "/%s/cloud", ctx->tmpl.kernel);
-	st = res_write_table(f, path, t.col, t.n, t.rows, err);
-	free_table(&t);
-	return st;
+	return put_table(ctx, f, "cloud", &t,
+		build_cloud(ctx, res->cloud, &t), err);
 }
 
 /* /<kernel>/candidates: one row per space-time candidate of the analysis. */
@@ -375,32 +386,16 @@ static int build_groups(const poly_analysis *a, struct table *t)
 static dse_stat write_analysis(const dse_ctx *ctx, res_file *f,
 	dse_error *err)
 {
-	char path[POLY_NAME_LEN + 16];
 	struct table t;
-	dse_stat st;
 
 	if (!ctx->analysis)
 		return dse_stat_ok;
 	memset(&t, 0, sizeof(t));
-	if (build_candidates(ctx->analysis, &t) < 0) {
-		free_table(&t);
-		return dse_error_set(err, DSE_E_NOMEM,
-			"out of memory building the candidates table");
-	}
-	snprintf(path, sizeof(path), "/%s/candidates", ctx->tmpl.kernel);
-	st = res_write_table(f, path, t.col, t.n, t.rows, err);
-	free_table(&t);
-	if (st != dse_stat_ok)
-		return st;
-	if (build_groups(ctx->analysis, &t) < 0) {
-		free_table(&t);
-		return dse_error_set(err, DSE_E_NOMEM,
-			"out of memory building the I/O group table");
-	}
-	snprintf(path, sizeof(path), "/%s/io_groups", ctx->tmpl.kernel);
-	st = res_write_table(f, path, t.col, t.n, t.rows, err);
-	free_table(&t);
-	return st;
+	if (put_table(ctx, f, "candidates", &t,
+			build_candidates(ctx->analysis, &t), err))
+		return dse_stat_error;
+	return put_table(ctx, f, "io_groups", &t,
+		build_groups(ctx->analysis, &t), err);
 }
 
 /* The attributes of the two-stage search; points_resimulated is 0 for a
@@ -520,20 +515,13 @@ dse_stat dse_write_contents(const dse_ctx *ctx, res_file *f,
 	const search_result *res, double wall_s, dse_error *err)
 {
 	struct table t;
-	char path[POLY_NAME_LEN + 16];
 	dse_stat st;
 
-	memset(&t, 0, sizeof(t));
-	if (build_front(ctx, res->front, &t) < 0) {
-		free_table(&t);
-		return dse_error_set(err, DSE_E_NOMEM,
-			"out of memory building the front table");
-	}
-	snprintf(path, sizeof(path), "/%s/front", ctx->tmpl.kernel);
 	st = write_attrs(ctx, f, res, wall_s, err);
+	memset(&t, 0, sizeof(t));
 	if (st == dse_stat_ok)
-		st = res_write_table(f, path, t.col, t.n, t.rows, err);
-	free_table(&t);
+		st = put_table(ctx, f, "front", &t,
+			build_front(ctx, res->front, &t), err);
 	if (st == dse_stat_ok)
 		st = write_cloud(ctx, f, res, err);
 	if (st == dse_stat_ok)
