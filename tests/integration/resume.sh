@@ -266,6 +266,33 @@ if p.poll() is None:
 EOF
 ); then ok; else fail "SIGINT: $why"; fi
 
+# ---- one rank of two killed ----------------------------------------------
+# mpirun ends the whole job, saying which rank died of which signal; the
+# last checkpoint is whole and a resumed sweep finishes with the front of
+# the uninterrupted one.
+rm -f r1.h5
+mpirun -np 2 --oversubscribe "$DSE" -q -o r1.h5 ex.cfg >r1.out 2>r1.err &
+pid=$!
+if wait_file r1.h5; then
+	# The rank with the larger pid is a child of mpirun, not rank 0
+	# necessarily: any one of them will do.
+	victim=$(pgrep -P "$pid" | sort -n | tail -1)
+	kill -KILL "$victim"
+	wait "$pid"
+	status=$?
+	[ "$status" -ne 0 ] && ok || fail "one rank killed: mpirun exited 0"
+	grep -q "signal 9" r1.err && ok ||
+		fail "one rank killed: no word of the signal in: $(cat r1.err)"
+	is_checkpoint r1.h5 "one rank killed"
+	resume_run 2 ex.cfg r1.h5
+	[ "$status" -eq 0 ] && ok ||
+		fail "one rank killed: --resume exited $status: $(cat r1.h5.rerr)"
+	front_equal clean/ref.h5 r1.h5 "one rank killed"
+else
+	fail "one rank killed: no checkpoint appeared: $(cat r1.err)"
+	kill -KILL $(pgrep -P "$pid") 2>/dev/null
+fi
+
 # ---- (d) refusals --------------------------------------------------------
 # refused OUT CFG REGEX WHAT: --resume exits 2 with REGEX on stderr and OUT
 # unchanged.
