@@ -104,6 +104,22 @@ static int seen_grow(search__seen *s)
 	return 0;
 }
 
+/* Room for "n" indices without growing, up to a bound: growing a table
+ * while other threads run frees and maps large blocks, whose unmapping
+ * interrupts every core.
+ */
+#define SEEN_RESERVE_MAX (UINT64_C(1) << 22)
+
+static int seen_reserve(search__seen *s, uint64_t n)
+{
+	if (n > SEEN_RESERVE_MAX)
+		n = SEEN_RESERVE_MAX;
+	while (2 * n > s->cap)
+		if (seen_grow(s) < 0)
+			return -1;
+	return 0;
+}
+
 int search__seen_add(search__seen *s, uint64_t index)
 {
 	size_t i;
@@ -128,12 +144,22 @@ void search__seen_clear(search__seen *s)
 
 /* --- evaluation ----------------------------------------------------------- */
 
+static int eval_indexed(const search__ctx *c, search__island *is,
+	search_point *p);
+
 int search__island_eval(const search__ctx *c, search__island *is,
+	search_point *p)
+{
+	p->index = search_space_encode(c->space, p->knobs);
+	return eval_indexed(c, is, p);
+}
+
+/* search__island_eval of a point whose index is already set. */
+static int eval_indexed(const search__ctx *c, search__island *is,
 	search_point *p)
 {
 	int st, fresh;
 
-	p->index = search_space_encode(c->space, p->knobs);
 	c->ev->eval(c->ev->model, p->knobs, &p->metrics);
 	p->model = SIM_MODEL_ANALYTIC;
 	p->cycles_low = p->cycles_high = (double) p->metrics.cycles;
@@ -206,6 +232,24 @@ void search__initial_point(const search__ctx *c, search__island *is, int i,
 }
 
 /* Random sampling: uniform knob values are uniform indices. */
+/* A uniform point of the space: its index and knob values, drawn digit
+ * by digit (knob 0 the most significant), so no encoding is needed.
+ */
+static void random_indexed(const search__ctx *c, uint64_t *rng,
+	search_point *p)
+{
+	int k, n = search_space_n_knobs(c->space);
+
+	p->index = 0;
+	for (k = 0; k < n; k++) {
+		int size = search_space_knob_size(c->space, k);
+		int d = (int) search__rng_below(rng, (uint64_t) size);
+
+		p->index = p->index * (uint64_t) size + (uint64_t) d;
+		p->knobs[k] = search__space_value(c->space, k, d);
+	}
+}
+
 static int random_step(const search__ctx *c, search__island *is)
 {
 	uint64_t left = is->budget - is->used, i;
@@ -217,12 +261,11 @@ static int random_step(const search__ctx *c, search__island *is)
 	memset(&p, 0, sizeof(p));
 	for (i = 0; i < n; i++) {
 		for (t = 0; t <= SEARCH_DUP_TRIES; t++) {
-			search__random_point(c->ops, &is->rng, p.knobs);
-			if (!search__seen_has(&is->seen,
-					search_space_encode(c->space, p.knobs)))
+			random_indexed(c, &is->rng, &p);
+			if (!search__seen_has(&is->seen, p.index))
 				break;
 		}
-		if (search__island_eval(c, is, &p) < 0)
+		if (eval_indexed(c, is, &p) < 0)
 			return -1;
 	}
 	is->generation++;
@@ -244,6 +287,9 @@ static int run_generation(const search__ctx *c, search__island *is)
 
 /* --- the run -------------------------------------------------------------- */
 
+/* How many times longer random sampling's default epochs are. */
+#define RANDOM_EPOCH_FACTOR 8
+
 struct run {
 	search__ctx c;
 	MPI_Comm comm;
@@ -262,6 +308,7 @@ struct run {
 	double ref[SEARCH_MAX_OBJECTIVES];
 	double before;		/* search seconds of resumed runs */
 	int progress;		/* root reports progress */
+	double next_report;	/* root: when progress is next due */
 };
 
 static uint64_t island_budget(const struct run *run, int i)
@@ -335,6 +382,12 @@ static void setup_ctx(struct run *run, const search_space *space,
 	c->migrate_every = opt->migrate_every ? opt->migrate_every :
 		SEARCH_DEFAULT_MIGRATE_EVERY;
 	c->migrants = opt->migrants ? opt->migrants : SEARCH_DEFAULT_MIGRANTS;
+	/* Random sampling has no migration to wait for: by default its
+	 * epochs are longer, so synchronisations cost little even when an
+	 * evaluation takes a fraction of a microsecond.
+	 */
+	if (c->strategy == SEARCH_RANDOM && !opt->migrate_every)
+		c->migrate_every *= RANDOM_EPOCH_FACTOR;
 	if (c->migrants > c->population)
 		c->migrants = c->population;
 	c->size = search_space_size(space);
@@ -384,7 +437,8 @@ static dse_stat alloc_islands(struct run *run, dse_error *err)
 		is->rng = search__island_seed(opt->seed, is->id);
 		is->budget = island_budget(run, is->id);
 		is->archive = alloc_front(opt);
-		ok = is->archive != NULL;
+		ok = is->archive != NULL &&
+			seen_reserve(&is->seen, is->budget) == 0;
 		if (ok && run->c.strategy == SEARCH_GENETIC)
 			ok = (is->pop = calloc(2 * (size_t) run->c.population,
 				sizeof(*is->pop))) != NULL;
@@ -997,22 +1051,32 @@ static dse_stat between_epochs(struct run *run, int last, int *stop,
 	const search_options *opt = run->c.opt;
 	search_front *front = NULL;
 	struct tally t;
-	int ckpt = 0;
+	uint64_t due[1];
+	int ckpt = 0, report_now;
 	dse_stat st = dse_stat_ok;
 
 	*stop = 0;
 	if (!last && run->c.strategy != SEARCH_RANDOM && run->c.n_islands > 1)
 		st = migrate(run, err);
-	if (st == dse_stat_ok && !last)
-		st = search__sync(&run->clock, opt, run->comm, stop, &ckpt, err);
-	/* Without progress or checkpoint an epoch ends here: a few
-	 * collectives, so short epochs stay cheap.
+	/* Root says whether progress is due (every progress_interval
+	 * seconds, and after the last epoch): gathering the front for it
+	 * costs more than a short epoch.
 	 */
-	if (st == dse_stat_ok && (run->progress || ckpt))
+	due[0] = last;
+	if (run->rank == 0 && run->progress && MPI_Wtime() >=
+			run->next_report) {
+		due[0] = 1;
+		run->next_report = MPI_Wtime() + opt->progress_interval;
+	}
+	if (st == dse_stat_ok && !last)
+		st = search__sync_value(&run->clock, opt, run->comm, st, stop,
+			&ckpt, due, 1, err);
+	report_now = run->progress && due[0];
+	if (st == dse_stat_ok && (report_now || ckpt))
 		st = reduce_tally(run, &t, err);
-	if (st == dse_stat_ok && (run->progress || ckpt))
+	if (st == dse_stat_ok && (report_now || ckpt))
 		st = merged_front(run, &front, err);
-	if (st == dse_stat_ok && run->progress)
+	if (st == dse_stat_ok && report_now)
 		report(run, front, &t);
 	if (st == dse_stat_ok && ckpt)
 		st = checkpoint(run, front, &t, *stop == 1, err);
