@@ -797,6 +797,10 @@ static void print_two_stage(const dse_ctx *ctx, const search_result *res)
 		"model=sampled\n", (unsigned long long) res->resimulated,
 		100.0 * ctx->sopt.band, res->resim_seconds,
 		(unsigned long long) res->resim_dropped);
+	if (res->resim_failed)
+		printf("  two-stage: the simulation of %llu of them failed; "
+			"they are left out of the front\n",
+			(unsigned long long) res->resim_failed);
 	if (res->band_cut)
 		printf("  two-stage: the band had %llu points; band_max = %zu "
 			"left out the %llu farthest from the front\n",

@@ -419,6 +419,8 @@ static dse_stat write_two_stage(const dse_ctx *ctx, res_file *f,
 	    res_attr_i64(f, "band_cut", (int64_t) res->band_cut, err) ||
 	    res_attr_i64(f, "points_resimulated_dropped",
 		(int64_t) res->resim_dropped, err) ||
+	    res_attr_i64(f, "points_resimulated_failed",
+		(int64_t) res->resim_failed, err) ||
 	    res_attr_f64(f, "resimulate_time", res->resim_seconds, err))
 		return dse_stat_error;
 	return dse_stat_ok;

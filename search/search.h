@@ -338,6 +338,9 @@ typedef struct search_result {
 	uint64_t band_cut;	/* band points band_max left out */
 	uint64_t resim_dropped;	/* illegal or over a constraint once
 				 * re-evaluated */
+	uint64_t resim_failed;	/* of those, points whose simulation
+				 * failed (status SIM_FAILED): recorded and
+				 * left out, the search goes on */
 	double resim_seconds;	/* wall time of the second stage */
 	int strategy;		/* enum search_strategy */
 	uint64_t pruned;	/* exhaustive: points skipped because a

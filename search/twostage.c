@@ -36,10 +36,8 @@ struct stage {
 	search_point *mine;	/* this rank's points, simulated in place */
 	size_t n_mine;
 	uint64_t done;		/* atomic */
-	int failed;		/* atomic */
 	double t0;
 	double next_report;
-	dse_error err;		/* the first failure of a thread */
 };
 
 static void report(struct stage *s, int final)
@@ -94,14 +92,13 @@ static void simulate_mine(struct stage *s)
 		dse_error_clear(&err);
 		#pragma omp for schedule(dynamic, 1)
 		for (i = 0; i < s->n_mine; i++) {
-			if (__atomic_load_n(&s->failed, __ATOMIC_RELAXED))
-				continue;
+			/* A point whose simulation fails is a result: it is
+			 * marked, left out of the front and counted, and
+			 * the stage goes on with the others.
+			 */
 			if (simulate_point(s, &s->mine[i], &err)) {
-				#pragma omp critical(search_stage_err)
-				if (!s->failed)
-					s->err = err;
-				__atomic_store_n(&s->failed, 1,
-					__ATOMIC_RELAXED);
+				s->mine[i].metrics.status = SIM_FAILED;
+				dse_error_clear(&err);
 			}
 			__atomic_add_fetch(&s->done, 1, __ATOMIC_RELAXED);
 			if (omp_get_thread_num() == 0)
@@ -182,6 +179,7 @@ static dse_stat collect(struct stage *s, search_front *front,
 		const search_point *p = &got[displs[i % s->size] +
 			i / s->size];
 
+		result->resim_failed += p->metrics.status == SIM_FAILED;
 		if (p->metrics.status != SIM_OK ||
 		    !search__feasible(s->opt, &p->metrics))
 			result->resim_dropped++;
@@ -227,10 +225,6 @@ dse_stat search__resimulate(const search_front *band, search_front *front,
 		s.t0 = omp_get_wtime();
 		s.next_report = s.t0 + opt->progress_interval;
 		simulate_mine(&s);
-		if (s.failed)
-			*err = s.err;
-		st = search__agree(s.failed ? dse_stat_error : dse_stat_ok,
-			comm, err);
 	}
 	if (st == dse_stat_ok)
 		st = collect(&s, front, type, comm, result, err);

@@ -35,6 +35,7 @@ static const char *const status_names[SIM_N_STATUS] = {
 	[SIM_BAD_KNOB] = "a knob out of its range: io_network not daisy (0) "
 		"or multicast (1), double_buffer not 0 or 1, or a GNN "
 		"family's knobs that make no accelerator",
+	[SIM_FAILED] = "the cycle simulation failed",
 };
 
 static int metric_valid(enum sim_metric m)

@@ -57,6 +57,9 @@ enum sim_status {
 	SIM_TOO_LARGE,		/* cycles or resources beyond 64 bits */
 	SIM_BAD_KNOB,		/* io_network or double_buffer out of range,
 				 * or GNN knobs that make no accelerator */
+	SIM_FAILED,		/* the cycle simulation of the point failed
+				 * (set by a search's second stage, which
+				 * records the point and goes on) */
 	SIM_N_STATUS
 };
 const char *sim_status_name(int status);

@@ -295,6 +295,69 @@ static void test_two_stage_equals_serial(void **state)
 		run_two_stage(&two_cases[i], rank);
 }
 
+/* A cycle simulation that fails on every point whose first knob is even:
+ * the second stage records those points as failed, leaves them out and
+ * goes on with the others.
+ */
+static dse_stat simulate_odd(const void *model, const int32_t *knobs,
+	int kind, const sim_cycle_opts *opt, sim_cycle_report *out,
+	dse_error *err)
+{
+	if (knobs[0] % 2 == 0)
+		return dse_error_set(err, DSE_E_RUNTIME, "simulation failed");
+	return sim_simulate(model, knobs, kind, opt, out, err);
+}
+
+static void test_failed_simulations(void **state)
+{
+	poly_template t = mm_kernel_template(32, 32, 32);
+	sim_model *model = sim_model_alloc(&t, arch_board_find("u250"),
+		arch_dtype_find("fp32"), NULL, NULL);
+	search_space *s = make_space(model, &t);
+	search_evaluator ev = search_evaluator_sim(model);
+	search_options opt;
+	search_result plain, res;
+	dse_error err;
+	size_t i;
+	int rank;
+
+	(void) state;
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	memset(&opt, 0, sizeof(opt));
+	opt.n_obj = 2;
+	opt.objectives[0] = SIM_M_LATENCY;
+	opt.objectives[1] = SIM_M_DSP;
+	opt.model = SIM_MODEL_SAMPLED;
+	opt.band = 0.3;
+	opt.seed = 5;
+	assert_int_equal(search_exhaustive_with(s, &ev, &opt, MPI_COMM_WORLD,
+		&plain, &err), dse_stat_ok);
+	ev.simulate = simulate_odd;
+	assert_int_equal(search_exhaustive_with(s, &ev, &opt, MPI_COMM_WORLD,
+		&res, &err), dse_stat_ok);
+	if (rank == 0) {
+		/* The same band is simulated; the failed points are dropped
+		 * and none of them reaches the front.
+		 */
+		assert_int_equal(res.resimulated, plain.resimulated);
+		assert_true(res.resim_failed > 0);
+		assert_true(res.resim_failed < res.resimulated);
+		assert_int_equal(plain.resim_failed, 0);
+		assert_true(res.resim_dropped >= res.resim_failed);
+		for (i = 0; i < search_front_size(res.front); i++) {
+			const search_point *p = search_front_at(res.front, i);
+
+			assert_int_equal(p->knobs[0] % 2, 1);
+			assert_int_equal(p->model, SIM_MODEL_SAMPLED);
+		}
+		assert_true(search_front_size(res.front) > 0);
+	}
+	search_front_free(plain.front);
+	search_front_free(res.front);
+	search_space_free(s);
+	sim_model_free(model);
+}
+
 /* --- epochs: checkpoints, resume, stop, budget, pruning, cloud -------- */
 
 #define MAX_STATES 64
@@ -799,6 +862,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parallel_equals_serial),
 		cmocka_unit_test(test_two_stage_equals_serial),
+		cmocka_unit_test(test_failed_simulations),
 		cmocka_unit_test(test_checkpoint_resume),
 		cmocka_unit_test(test_stop),
 		cmocka_unit_test(test_budget),

@@ -610,6 +610,7 @@ static const struct status_case {
 	{ SIM_BAD_KNOB, "a knob out of its range: io_network not daisy (0) "
 	  "or multicast (1), double_buffer not 0 or 1, or a GNN family's "
 	  "knobs that make no accelerator" },
+	{ SIM_FAILED, "the cycle simulation failed" },
 	{ SIM_N_STATUS, "unknown status" },
 	{ -1, "unknown status" },
 };
