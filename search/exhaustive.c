@@ -110,29 +110,40 @@ int search__feasible(const search_options *opt, const sim_metrics *m)
 #define BOUND_TRIAL 4096
 #define BOUND_MIN_SHARE 0.1
 
+/* The bound of "knobs": the model's status for them in *status, and
+ * whether (for a legal point) the bound already breaks a constraint.
+ */
+static int over_bound(const struct run *run, const int32_t *knobs,
+	int *status)
+{
+	sim_metrics lower;
+	int c;
+
+	memset(&lower, 0, sizeof(lower));
+	run->ev.bound(run->ev.model, knobs, &lower);
+	*status = lower.status;
+	if (lower.status != SIM_OK)
+		return 0;
+	for (c = 0; c < run->n_prune; c++)
+		if (sim_metrics_get(&lower, run->prune[c].metric) >
+				run->prune[c].max)
+			return 1;
+	return 0;
+}
+
 /* Whether the bound prunes enough of a trial of the space's points. */
 static int bound_pays(const struct run *run)
 {
 	uint64_t step = run->total / BOUND_TRIAL, i, legal = 0, cut = 0;
 	int32_t knobs[SEARCH_MAX_KNOBS];
-	sim_metrics lower;
-	int c;
+	int status;
 
 	if (step == 0)
 		step = 1;
 	for (i = 0; i < run->total && i / step < BOUND_TRIAL; i += step) {
 		search_space_decode(run->space, i, knobs);
-		memset(&lower, 0, sizeof(lower));
-		run->ev.bound(run->ev.model, knobs, &lower);
-		if (lower.status != SIM_OK)
-			continue;
-		legal++;
-		for (c = 0; c < run->n_prune; c++)
-			if (sim_metrics_get(&lower, run->prune[c].metric) >
-					run->prune[c].max) {
-				cut++;
-				break;
-			}
+		cut += over_bound(run, knobs, &status);
+		legal += status == SIM_OK;
 	}
 	return legal && (double) cut >= BOUND_MIN_SHARE * (double) legal;
 }
@@ -169,23 +180,18 @@ static void setup_prune(struct run *run)
 static int check_bound(const struct run *run, const int32_t *knobs,
 	struct worker *w)
 {
-	sim_metrics lower;
-	int i;
+	int status;
 
-	memset(&lower, 0, sizeof(lower));
-	run->ev.bound(run->ev.model, knobs, &lower);
-	if (lower.status != SIM_OK) {
+	if (over_bound(run, knobs, &status)) {
+		w->t[T_PRUNED]++;
+		w->t[T_OVER]++;
+		return 1;
+	}
+	if (status != SIM_OK) {
 		w->t[T_EVALUATED]++;
-		w->t[T_STATUS + lower.status]++;
+		w->t[T_STATUS + status]++;
 		return 2;
 	}
-	for (i = 0; i < run->n_prune; i++)
-		if (sim_metrics_get(&lower, run->prune[i].metric) >
-				run->prune[i].max) {
-			w->t[T_PRUNED]++;
-			w->t[T_OVER]++;
-			return 1;
-		}
 	return 0;
 }
 
