@@ -23,8 +23,9 @@
  * Never fails on a figure; exits with status 1 only when something cannot
  * be built.
  *
- * Usage: bench_tensil [--layers] [--board NAME]
+ * Usage: bench_tensil [--layers] [--terms] [--board NAME]
  *   --layers   also print the per-layer plan of ResNet-50v2 on Ultra96-V2
+ *   --terms    also print the latency model's terms per board and model
  *   --board    the board of the sweep (default ultra96-v2)
  */
 #include <math.h>
@@ -207,6 +208,106 @@ static int layers(void)
 	return 1;
 }
 
+/* One model's latency-model totals on one board, summed over its layers:
+ * milliseconds by instruction class, stages, and the MatMul and DRAM read
+ * vectors.
+ */
+struct terms {
+	double ms[TENSIL_N_OPS], total_ms;
+	double mm_vectors, dram0_vectors, dram1_vectors, mhz;
+	int64_t stages;
+};
+
+static int model_terms(const char *model, int b, struct terms *t)
+{
+	tensil_family *f = family(model, boards[b]);
+	const tensil_model *m;
+	int32_t k[TENSIL_N_KNOBS];
+	tensil_arch a;
+	int i, op;
+
+	memset(t, 0, sizeof(*t));
+	if (!f)
+		return 0;
+	m = tensil_family_model(f);
+	tensil_family_defaults(f, k);
+	tensil_family_arch(f, k, &a);
+	t->mhz = a.mhz;
+	for (i = 0; i < tensil_model_n_layers(m); i++) {
+		tensil_plan p;
+
+		tensil_plan_layer(tensil_model_layer(m, i), &a, &p);
+		for (op = 0; op < TENSIL_N_OPS; op++)
+			t->ms[op] += p.cycles[op] / (a.mhz * 1e3);
+		t->total_ms += p.total_cycles / (a.mhz * 1e3);
+		t->stages += p.stages;
+		t->mm_vectors += (double) p.vectors[TENSIL_OP_MATMUL];
+		t->dram0_vectors += (double) p.vectors[TENSIL_OP_DRAM0_LOAD];
+		t->dram1_vectors += (double) p.vectors[TENSIL_OP_DRAM1_LOAD];
+	}
+	tensil_family_free(f);
+	return 1;
+}
+
+/* The latency model's terms per board, with the Arty/PYNQ ratio of each
+ * term beside the published one, and the published cycles per MatMul
+ * vector of the program: the figures that say which term a board's
+ * outlier would have to come from.
+ */
+static int terms(void)
+{
+	int m, b, op;
+
+	printf("Latency-model terms (ms) per board, and the Arty/PYNQ "
+		"ratio\n");
+	for (m = 0; m < N_MODELS; m++) {
+		struct terms t[N_BOARDS];
+
+		for (b = 0; b < N_BOARDS; b++)
+			if (!model_terms(models[m], b, &t[b]))
+				return 0;
+		printf("%-24s %10s %10s %10s %10s\n", models[m], boards[0],
+			boards[1], boards[2], "arty/pynq");
+		for (op = 0; op <= TENSIL_N_OPS; op++) {
+			const char *name = op < TENSIL_N_OPS ?
+				tensil_op_name(op) : "total";
+			double v[N_BOARDS];
+
+			for (b = 0; b < N_BOARDS; b++)
+				v[b] = op < TENSIL_N_OPS ? t[b].ms[op] :
+					t[b].total_ms;
+			printf("  %-22s %10.1f %10.1f %10.1f %10.2f\n", name,
+				v[0], v[1], v[2], v[1] > 0 ? v[0] / v[1] : 0);
+		}
+		printf("  %-22s %10.0f %10.0f %10.0f %10.2f\n", "published",
+			published_ms[m][0], published_ms[m][1],
+			published_ms[m][2],
+			published_ms[m][0] / published_ms[m][1]);
+		printf("  %-22s %10lld %10lld %10lld\n", "stages",
+			(long long) t[0].stages, (long long) t[1].stages,
+			(long long) t[2].stages);
+		printf("  %-22s %10.2f %10.2f %10.2f %10.2f\n",
+			"MatMul vectors (M)", t[0].mm_vectors / 1e6,
+			t[1].mm_vectors / 1e6, t[2].mm_vectors / 1e6,
+			t[0].mm_vectors / t[1].mm_vectors);
+		printf("  %-22s %10.2f %10.2f %10.2f\n",
+			"DRAM0 reads / MatMul", t[0].dram0_vectors /
+			t[0].mm_vectors, t[1].dram0_vectors / t[1].mm_vectors,
+			t[2].dram0_vectors / t[2].mm_vectors);
+		printf("  %-22s %10.2f %10.2f %10.2f\n",
+			"DRAM1 reads / MatMul", t[0].dram1_vectors /
+			t[0].mm_vectors, t[1].dram1_vectors / t[1].mm_vectors,
+			t[2].dram1_vectors / t[2].mm_vectors);
+		printf("  %-22s %10.2f %10.2f %10.2f\n",
+			"published cyc / MatMul",
+			published_ms[m][0] * t[0].mhz * 1e3 / t[0].mm_vectors,
+			published_ms[m][1] * t[1].mhz * 1e3 / t[1].mm_vectors,
+			published_ms[m][2] * t[2].mhz * 1e3 / t[2].mm_vectors);
+	}
+	printf("\n");
+	return 1;
+}
+
 /* The sweep's axes: every array size, local depths in steps of 2048,
  * accumulator depths in powers of two, both data types.
  */
@@ -336,16 +437,18 @@ static int sweep(const char *board)
 int main(int argc, char **argv)
 {
 	const char *board = "ultra96-v2";
-	int show_layers = 0, i;
+	int show_layers = 0, show_terms = 0, i;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--layers")) {
 			show_layers = 1;
+		} else if (!strcmp(argv[i], "--terms")) {
+			show_terms = 1;
 		} else if (!strcmp(argv[i], "--board") && i + 1 < argc) {
 			board = argv[++i];
 		} else {
 			fprintf(stderr, "usage: bench_tensil [--layers] "
-				"[--board NAME]\n");
+				"[--terms] [--board NAME]\n");
 			return 1;
 		}
 	}
@@ -354,6 +457,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (!compare())
+		return 1;
+	if (show_terms && !terms())
 		return 1;
 	if (show_layers && !layers())
 		return 1;

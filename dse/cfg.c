@@ -156,6 +156,11 @@ static const struct key_schema search_keys[] = {
 	{ "band_max", V_INT_POS, 0, NULL },
 	{ "samples", V_INT_POS, 0, NULL },
 	{ "fifo_depth", V_INT_POS, 0, NULL },
+	/* The bound on fronts and their starting box size (a fraction or a
+	 * percentage, 0 allowed), both checked by the setup.
+	 */
+	{ "front_max", V_INT_POS, 0, NULL },
+	{ "front_resolution", V_STRING, 0, NULL },
 	/* The heuristic strategies' budgets and islands.  "budget" is an
 	 * evaluation count or a percentage of the space ("5%"), "weights"
 	 * one number per objective, "checkpoint" seconds or "off": the setup

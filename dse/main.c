@@ -809,6 +809,29 @@ static void print_two_stage(const dse_ctx *ctx, const search_result *res)
 			(unsigned long long) res->band_cut);
 }
 
+/* Whether the front was kept in boxes (front_resolution) or outgrew
+ * front_max and was thinned, and how to get it exact or reproducible.
+ */
+static void print_thinning(const dse_ctx *ctx, const search_result *res)
+{
+	double r = res->front ? search_front_resolution(res->front) : 0;
+
+	if (r <= 0)
+		return;
+	if (r <= ctx->sopt.front_resolution * (1 + 1e-9)) {
+		printf("  front: one design per box of %.3g%% in every "
+			"objective (front_resolution)\n", 100 * r);
+		return;
+	}
+	fprintf(stderr, "dse: warning: the front outgrew front_max = %zu "
+		"points and was thinned to one design per box of %.3g%% in "
+		"every objective; every design left out is within %.3g%% of "
+		"one kept. Raise [search] front_max for an exact front, or set "
+		"front_resolution = %.6g for this front on any number of "
+		"ranks\n", ctx->sopt.front_max, 100 * r,
+		100 * ((1 + r) * (1 + r) - 1), r);
+}
+
 /* What the strategy did, when there is more to say than the points: the
  * generations and islands of a heuristic search, the points exhaustive
  * search skipped on resource bounds, and whether it resumed.
@@ -824,6 +847,7 @@ static void print_strategy(const dse_ctx *ctx, const search_result *res)
 			"over a constraint\n", (unsigned long long) res->pruned);
 	if (res->resumed)
 		printf("  resumed from a checkpoint\n");
+	print_thinning(ctx, res);
 }
 
 /* Rank 0 checks before the search that the results file can be created

@@ -469,14 +469,17 @@ static dse_stat setup_constraints(dse_ctx *ctx, dse_error *err)
 #define MAX_SAMPLES 1000000
 #define MAX_FIFO_DEPTH 65536
 
-/* Reads [search] band: a fraction ("0.1") or a percentage ("10%"). */
-static dse_stat setup_band(dse_ctx *ctx, dse_error *err)
+/* Reads a [search] key that is a fraction ("0.1") or a percentage
+ * ("10%") from 0 to "max", "def" when absent.
+ */
+static dse_stat read_fraction(dse_ctx *ctx, const char *key, double max,
+	double def, double *out, dse_error *err)
 {
-	const char *text = dse_cfg_string(ctx->cfg, "search", "band", NULL);
+	const char *text = dse_cfg_string(ctx->cfg, "search", key, NULL);
 	char *end;
 	double v;
 
-	ctx->sopt.band = 0.1;
+	*out = def;
 	if (!text)
 		return dse_stat_ok;
 	v = strtod(text, &end);
@@ -484,11 +487,38 @@ static dse_stat setup_band(dse_ctx *ctx, dse_error *err)
 		v /= 100.0;
 		end++;
 	}
-	if (end == text || *end || !isfinite(v) || v < 0 || v > MAX_BAND)
-		return error_at(ctx, "search", "band", err, "band must be a "
+	if (end == text || *end || !isfinite(v) || v < 0 || v > max)
+		return error_at(ctx, "search", key, err, "%s must be a "
 			"fraction from 0 to %g (e.g. 0.1) or a percentage "
-			"(e.g. 10%%), got '%s'", MAX_BAND, text);
-	ctx->sopt.band = v;
+			"(e.g. 10%%), got '%s'", key, max, text);
+	*out = v;
+	return dse_stat_ok;
+}
+
+/* The largest front one may ask for: about 40 GB of fronts per thread. */
+#define MAX_FRONT_POINTS 100000000
+
+/* [search] front_max and front_resolution: the bound on every front and
+ * the box size it starts from (see search_front_limit).
+ */
+static dse_stat setup_front(dse_ctx *ctx, dse_error *err)
+{
+	int64_t v = dse_cfg_int(ctx->cfg, "search", "front_max",
+		SEARCH_DEFAULT_FRONT_MAX);
+	double r;
+
+	if (v < SEARCH_MIN_FRONT_MAX || v > MAX_FRONT_POINTS)
+		return error_at(ctx, "search", "front_max", err, "front_max "
+			"must be from %d to %d points", SEARCH_MIN_FRONT_MAX,
+			MAX_FRONT_POINTS);
+	ctx->sopt.front_max = (size_t) v;
+	if (read_fraction(ctx, "front_resolution", 1.0, 0.0, &r, err))
+		return dse_stat_error;
+	if (r > 0 && r < 1e-6)
+		return error_at(ctx, "search", "front_resolution", err,
+			"front_resolution must be 0 (an exact front) or at "
+			"least 1e-6, got %g", r);
+	ctx->sopt.front_resolution = r;
 	return dse_stat_ok;
 }
 
@@ -504,7 +534,8 @@ static dse_stat setup_model(dse_ctx *ctx, dse_error *err)
 	    ctx->sopt.model != SIM_MODEL_SAMPLED)
 		return error_at(ctx, "search", "model", err, "model must be "
 			"analytic or sampled, got '%s'", model);
-	if (setup_band(ctx, err))
+	if (read_fraction(ctx, "band", MAX_BAND, 0.1, &ctx->sopt.band, err) ||
+	    setup_front(ctx, err))
 		return dse_stat_error;
 	v = dse_cfg_int(ctx->cfg, "search", "band_max",
 		SEARCH_DEFAULT_BAND_MAX);

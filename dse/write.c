@@ -446,7 +446,8 @@ static uint64_t effective_budget(const dse_ctx *ctx)
 }
 
 /* The strategy and what it did: budget, islands, generations, pruned
- * points, whether it was stopped or resumed, the checkpoint interval.
+ * points, whether it was stopped or resumed, the checkpoint interval, and
+ * the bound on the front with the box size the front ended at (0: exact).
  */
 static dse_stat write_strategy(const dse_ctx *ctx, res_file *f,
 	const search_result *res, dse_error *err)
@@ -461,7 +462,12 @@ static dse_stat write_strategy(const dse_ctx *ctx, res_file *f,
 	    res_attr_i64(f, "interrupted", res->interrupted, err) ||
 	    res_attr_i64(f, "resumed", res->resumed, err) ||
 	    res_attr_f64(f, "checkpoint_interval",
-		ctx->sopt.checkpoint_interval, err))
+		ctx->sopt.checkpoint_interval, err) ||
+	    res_attr_i64(f, "front_max", (int64_t) ctx->sopt.front_max, err) ||
+	    res_attr_f64(f, "front_resolution", ctx->sopt.front_resolution,
+		err) ||
+	    res_attr_f64(f, "front_resolution_reached", res->front ?
+		search_front_resolution(res->front) : 0.0, err))
 		return dse_stat_error;
 	return dse_stat_ok;
 }

@@ -257,15 +257,6 @@ static void sweep_epoch(struct run *run, uint64_t start, uint64_t end)
 	}
 }
 
-/* A thread's or root's front: the plain front for a one-stage search, the
- * band around it for a two-stage one.
- */
-static search_front *alloc_front(const search_options *opt)
-{
-	return search_front_alloc_band(opt->n_obj, opt->objectives,
-		opt->model == SIM_MODEL_SAMPLED ? opt->band : 0.0);
-}
-
 dse_stat search__mpi_check(int rc, const char *what, dse_error *err)
 {
 	char msg[MPI_MAX_ERROR_STRING];
@@ -312,11 +303,17 @@ static uint64_t count_gain(const search_cloud *cloud, uint64_t start)
  */
 static int pack_gain(struct run *run, uint64_t start, search__buf *out)
 {
-	search_front *gain = alloc_front(run->opt);
+	search_front *gain = search__alloc_front(run->opt);
 	uint64_t t[T_N] = { 0 }, n_cloud = 0;
 	int i, k, bad = !gain;
 	size_t j;
 
+	/* The gain is at least as thin as the thinnest thread front, so that
+	 * root learns how coarse the front has become.
+	 */
+	for (i = 0; !bad && i < run->nt; i++)
+		bad = search__front_raise(gain,
+			search__front_level(run->w[i].front)) < 0;
 	for (i = 0; i < run->nt; i++) {
 		struct worker *w = &run->w[i];
 
@@ -644,13 +641,13 @@ static dse_stat setup(struct run *run, dse_error *err)
 	if (!run->w)
 		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
 	for (i = 0; i < run->nt; i++) {
-		run->w[i].front = alloc_front(opt);
+		run->w[i].front = search__alloc_front(opt);
 		run->w[i].cloud = opt->cloud_max ?
 			search_cloud_alloc(opt->cloud_max) : NULL;
 		bad |= !run->w[i].front || (opt->cloud_max && !run->w[i].cloud);
 	}
 	if (run->rank == 0) {
-		run->front = alloc_front(opt);
+		run->front = search__alloc_front(opt);
 		run->cloud = opt->cloud_max ?
 			search_cloud_alloc(opt->cloud_max) : NULL;
 		bad |= !run->front || (opt->cloud_max && !run->cloud);
@@ -784,7 +781,11 @@ dse_stat search__second_stage(search_front **front,
 			"MPI_Comm_rank", err);
 	if (st == dse_stat_ok && rank == 0) {
 		result->band_points = search_front_size(*front);
-		if (search__front_cut(*front, max, &cut) < 0)
+		/* The re-ranked front is as coarse as the band it comes
+		 * from.
+		 */
+		if (search__front_cut(*front, max, &cut) < 0 ||
+		    search__front_raise(out, search__front_level(*front)) < 0)
 			st = dse_error_set(err, DSE_E_NOMEM,
 				"out of memory cutting the band");
 		result->band_cut = cut;

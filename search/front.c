@@ -13,8 +13,19 @@
  * no better than b's worsened ones, which beat c: the relation stays a
  * strict partial order, and everything said above about splits and merges
  * holds for bands too.
+ *
+ * A bounded front (search_front_limit) that outgrows its bound moves to a
+ * coarser level of boxes in log space, each level twice as wide as the
+ * one before and aligned at 1, so the boxes of every front of a search
+ * form one grid per level.  The box rule is a strict partial order too.
+ * A dropped point is beaten by one whose boxes are no worse, so it lies
+ * within one box width of it; levels only grow along the way a point
+ * travels (a thread's front, its gains, root's front), and box dominance
+ * at one level is transitive, so a chain of drops costs at most the sum
+ * of the widths of the levels it crossed, which is below twice the last.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,14 +33,28 @@
 
 struct entry {
 	double obj[SEARCH_MAX_OBJECTIVES];
+	/* At thinning levels above 0: the point's box in each objective and
+	 * the sum of its log objectives, which orders the points of a box.
+	 */
+	int64_t box[SEARCH_MAX_OBJECTIVES];
+	double key;
 	search_point p;
 };
+
+/* Beyond this box width (in natural-log units) every finite objective
+ * (|log| < 745) falls in box -1 or 0, so wider boxes thin nothing more.
+ */
+#define WIDTH_CEILING 2048.0
 
 struct search_front {
 	int n_obj;
 	int objectives[SEARCH_MAX_OBJECTIVES];
 	double sign[SEARCH_MAX_OBJECTIVES];	/* -1 for maximised metrics */
 	double widen;		/* 1 + band */
+	size_t max;		/* 0: no bound */
+	double base;		/* log(1 + eps) of level 1 */
+	int level;		/* 0: exact */
+	double width;		/* log box width at this level */
 	struct entry *e;
 	size_t n;
 	size_t cap;
@@ -54,6 +79,7 @@ search_front *search_front_alloc_band(int n_obj, const int *objectives,
 		return NULL;
 	front->n_obj = n_obj;
 	front->widen = 1.0 + band;
+	front->base = log1p(SEARCH_DEFAULT_FRONT_RESOLUTION);
 	for (i = 0; i < n_obj; i++) {
 		front->objectives[i] = objectives[i];
 		front->sign[i] = sim_metric_minimise(objectives[i]) ? 1 : -1;
@@ -79,35 +105,78 @@ static double worsen(double v, double widen)
 	return v >= 0 ? v * widen : v / widen;
 }
 
-/* Whether (a, ia) beats (b, ib) under the rule in the file comment. */
-static int beats(const search_front *f, const double *a, uint64_t ia,
-	const double *b, uint64_t ib)
+/* Whether entry a beats entry b under the rule in the file comment, or at
+ * thinning levels above 0 under the box rule of search_front_limit.
+ */
+static int beats(const search_front *f, const struct entry *a,
+	const struct entry *b)
 {
 	int i, better = 0;
 
+	if (f->level > 0) {
+		for (i = 0; i < f->n_obj; i++) {
+			if (a->box[i] > b->box[i])
+				return 0;
+			if (a->box[i] < b->box[i])
+				better = 1;
+		}
+		if (better || a->key != b->key)
+			return better || a->key < b->key;
+		return a->p.index < b->p.index;
+	}
 	for (i = 0; i < f->n_obj; i++) {
-		double av = f->widen == 1.0 ? a[i] : worsen(a[i], f->widen);
+		double av = f->widen == 1.0 ? a->obj[i] :
+			worsen(a->obj[i], f->widen);
 
-		if (av > b[i])
+		if (av > b->obj[i])
 			return 0;
-		if (av < b[i])
+		if (av < b->obj[i])
 			better = 1;
 	}
-	return better || ia < ib;
+	return better || a->p.index < b->p.index;
 }
 
-static int add_entry(search_front *front, const double *obj,
-	const search_point *p)
+/* An objective's box at the front's level: its logarithm, oriented so
+ * that smaller is better (a maximised metric's is negated), divided by the
+ * width and rounded down.  A zero cost is the best box there is and a zero
+ * maximised metric the worst.
+ */
+static int64_t box_of(const search_front *f, int i, double obj, double *c)
+{
+	double v = f->sign[i] > 0 ? log(obj) : -log(-obj);
+	double q;
+
+	*c = v < -1e4 ? -1e4 : v > 1e4 || v != v ? 1e4 : v;
+	if (v == -INFINITY || !(v == v))
+		return v == -INFINITY ? INT64_MIN : INT64_MAX;
+	if (v == INFINITY)
+		return INT64_MAX;
+	q = floor(v / f->width);
+	return q < -9e18 ? INT64_MIN : q > 9e18 ? INT64_MAX : (int64_t) q;
+}
+
+static void set_box(const search_front *f, struct entry *e)
+{
+	double c;
+	int i;
+
+	e->key = 0;
+	for (i = 0; f->level > 0 && i < f->n_obj; i++) {
+		e->box[i] = box_of(f, i, e->obj[i], &c);
+		e->key += c;
+	}
+}
+
+/* Adds an entry (its box already set) under the current rule. */
+static int insert(search_front *front, const struct entry *in)
 {
 	size_t i, j;
 
 	for (i = 0; i < front->n; i++)
-		if (beats(front, front->e[i].obj, front->e[i].p.index,
-				obj, p->index))
+		if (beats(front, &front->e[i], in))
 			return 0;
 	for (i = j = 0; i < front->n; i++) {
-		if (beats(front, obj, p->index, front->e[i].obj,
-				front->e[i].p.index))
+		if (beats(front, in, &front->e[i]))
 			continue;
 		if (i != j)
 			front->e[j] = front->e[i];
@@ -123,12 +192,111 @@ static int add_entry(search_front *front, const double *obj,
 		front->e = e;
 		front->cap = cap;
 	}
-	/* Unused objective slots stay zero so sorting can compare all. */
-	memset(front->e[front->n].obj, 0, sizeof(front->e[0].obj));
-	memcpy(front->e[front->n].obj, obj, sizeof(double) * front->n_obj);
-	front->e[front->n].p = *p;
-	front->n++;
+	front->e[front->n++] = *in;
 	return 1;
+}
+
+/* Rebuilds the front under the rule of level "level": what stays is the
+ * set of entries no other entry beats there, whatever the order.
+ */
+static int rethin(search_front *front, int level)
+{
+	struct entry *old = front->e, e;
+	size_t i, n = front->n, cap = front->cap;
+	int old_level = front->level;
+	double old_width = front->width;
+
+	front->level = level;
+	front->width = ldexp(front->base, level - 1);
+	front->e = NULL;
+	front->n = front->cap = 0;
+	for (i = 0; i < n; i++) {
+		e = old[i];
+		set_box(front, &e);
+		if (insert(front, &e) < 0) {
+			/* Keep what was there rather than lose points. */
+			free(front->e);
+			front->e = old;
+			front->n = n;
+			front->cap = cap;
+			front->level = old_level;
+			front->width = old_width;
+			return -1;
+		}
+	}
+	free(old);
+	return 0;
+}
+
+int search__front_raise(search_front *front, int level)
+{
+	return level > front->level ? rethin(front, level) : 0;
+}
+
+/* Coarser and coarser boxes until at most half the bound remains (or the
+ * boxes cannot get any coarser), so that thinning happens rarely.
+ */
+static int enforce(search_front *front)
+{
+	if (!front->max || front->n <= front->max ||
+	    (front->level > 0 && front->width >= WIDTH_CEILING))
+		return 0;
+	do {
+		if (rethin(front, front->level + 1) < 0)
+			return -1;
+	} while (front->n > front->max / 2 && front->width < WIDTH_CEILING);
+	return 0;
+}
+
+static int add_entry(search_front *front, const double *obj,
+	const search_point *p)
+{
+	struct entry in;
+	int kept;
+
+	/* Unused objective slots stay zero so sorting can compare all. */
+	memset(&in, 0, offsetof(struct entry, p));
+	memcpy(in.obj, obj, sizeof(double) * front->n_obj);
+	in.p = *p;
+	set_box(front, &in);
+	kept = insert(front, &in);
+	if (kept > 0 && enforce(front) < 0)
+		return -1;
+	return kept;
+}
+
+int search_front_limit(search_front *front, size_t max, double resolution)
+{
+	if ((max != 0 && max < SEARCH_MIN_FRONT_MAX) ||
+	    !(resolution == 0 || (resolution >= 1e-6 && resolution <= 1)))
+		return -1;
+	front->max = max;
+	front->base = log1p(resolution > 0 ? resolution :
+		SEARCH_DEFAULT_FRONT_RESOLUTION);
+	if (resolution > 0 && front->level == 0 && rethin(front, 1) < 0)
+		return -1;
+	return enforce(front);
+}
+
+double search_front_resolution(const search_front *front)
+{
+	return front->level > 0 ? expm1(front->width) : 0.0;
+}
+
+int search__front_level(const search_front *front)
+{
+	return front->level;
+}
+
+search_front *search__alloc_front(const search_options *opt)
+{
+	search_front *f = search_front_alloc_band(opt->n_obj, opt->objectives,
+		opt->model == SIM_MODEL_SAMPLED ? opt->band : 0.0);
+
+	if (f && search_front_limit(f, opt->front_max,
+			opt->front_resolution) < 0)
+		f = search_front_free(f);
+	return f;
 }
 
 int search_front_add(search_front *front, const search_point *p)
@@ -158,6 +326,9 @@ dse_stat search_front_merge(search_front *front, const search_front *other,
 {
 	size_t i;
 
+	if (search__front_raise(front, other->level) < 0)
+		return dse_error_set(err, DSE_E_NOMEM,
+			"out of memory merging fronts");
 	for (i = 0; i < other->n; i++)
 		if (add_entry(front, other->e[i].obj, &other->e[i].p) < 0)
 			return dse_error_set(err, DSE_E_NOMEM,

@@ -333,12 +333,6 @@ static uint64_t default_budget(uint64_t size)
 	return b > SEARCH_MAX_DEFAULT_BUDGET ? SEARCH_MAX_DEFAULT_BUDGET : b;
 }
 
-static search_front *alloc_front(const search_options *opt)
-{
-	return search_front_alloc_band(opt->n_obj, opt->objectives,
-		opt->model == SIM_MODEL_SAMPLED ? opt->band : 0.0);
-}
-
 static dse_stat check_options(const search_space *space,
 	const search_options *opt, dse_error *err)
 {
@@ -436,7 +430,7 @@ static dse_stat alloc_islands(struct run *run, dse_error *err)
 		is->id = run->rank + i * run->size;
 		is->rng = search__island_seed(opt->seed, is->id);
 		is->budget = island_budget(run, is->id);
-		is->archive = alloc_front(opt);
+		is->archive = search__alloc_front(opt);
 		ok = is->archive != NULL &&
 			seen_reserve(&is->seen, is->budget) == 0;
 		if (ok && run->c.strategy == SEARCH_GENETIC)
@@ -675,23 +669,36 @@ static int add_unique(search_front *front, search_point *p, size_t n)
 static dse_stat merged_front(struct run *run, search_front **out,
 	dse_error *err)
 {
-	search_front *mine = alloc_front(run->c.opt);
+	search_front *mine = search__alloc_front(run->c.opt);
 	search__buf b = { 0 };
 	void *all = NULL;
 	size_t *sizes = NULL, i, total = 0;
 	dse_stat st = mine ? dse_stat_ok :
 		dse_error_set(err, DSE_E_NOMEM, "out of memory");
-	int r;
+	int r, level = 0, coarsest = 0;
 
 	*out = NULL;
 	/* Each rank sends its archives' points as they are; root keeps one
-	 * of each index.
+	 * of each index, in boxes as coarse as the coarsest archive's.
 	 */
-	for (r = 0; st == dse_stat_ok && r < run->n_mine; r++)
+	for (r = 0; st == dse_stat_ok && r < run->n_mine; r++) {
+		if (search__front_level(run->isl[r].archive) > level)
+			level = search__front_level(run->isl[r].archive);
 		for (i = 0; i < search_front_size(run->isl[r].archive); i++)
 			search__put(&b, search_front_at(run->isl[r].archive, i),
 				sizeof(search_point));
+	}
 	if (st == dse_stat_ok && b.failed)
+		st = dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	/* Every rank takes part, failed or not, so no collective is left
+	 * waiting.
+	 */
+	if (search__mpi_check(MPI_Allreduce(&level, &coarsest, 1, MPI_INT,
+			MPI_MAX, run->comm),
+			"MPI_Allreduce of the front levels", err))
+		st = dse_stat_error;
+	if (st == dse_stat_ok && run->rank == 0 &&
+	    search__front_raise(mine, coarsest) < 0)
 		st = dse_error_set(err, DSE_E_NOMEM, "out of memory");
 	st = search__agree(st, run->comm, err);
 	if (st == dse_stat_ok)

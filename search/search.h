@@ -112,6 +112,31 @@ int search_front_add(search_front *front, const search_point *p);
 /* Adds every point of "other" to "front". */
 dse_stat search_front_merge(search_front *front, const search_front *other,
 	dse_error *err);
+/* Bounds a front's memory.  A front holds every point nothing beats,
+ * which in several objectives can be a large share of the space; with
+ * "max" > 0 a front that outgrows max points is thinned to an epsilon-box
+ * front: each objective's logarithm is cut into boxes of width
+ * log(1 + eps), a point is beaten by any point whose boxes are no worse in
+ * every objective and better in one, and of the points of one box only
+ * the one with the smallest product of objectives (then index) stays.
+ * That keeps at most one point per box, and every point dropped is within
+ * the factor (1 + eps)^2 of a point kept in every objective.  Thinning
+ * starts at eps = "resolution" (SEARCH_DEFAULT_FRONT_RESOLUTION when 0)
+ * and doubles the boxes' width until at most max / 2 points remain; it
+ * never goes back.  With "resolution" > 0 the front is a box front from
+ * its first point: the box rule is again a strict partial order, so such a
+ * front is the same however its points were split and merged, as long as
+ * it never outgrows max.  The band of search_front_alloc_band is not
+ * applied inside boxes.  "max" is 0 (no bound) or at least
+ * SEARCH_MIN_FRONT_MAX; "resolution" 0 or in [1e-6, 1].  Returns 0, or -1
+ * for values out of range or on memory exhaustion.
+ */
+int search_front_limit(search_front *front, size_t max, double resolution);
+/* The eps of the front's boxes: 0 while the front is exact. */
+double search_front_resolution(const search_front *front);
+#define SEARCH_MIN_FRONT_MAX 1000
+#define SEARCH_DEFAULT_FRONT_MAX 100000
+#define SEARCH_DEFAULT_FRONT_RESOLUTION 0.001
 /* Sorts the rows by objectives, then index. */
 void search_front_sort(search_front *front);
 size_t search_front_size(const search_front *front);
@@ -318,6 +343,12 @@ typedef struct search_options {
 	 * evaluated and are in no cloud.
 	 */
 	size_t cloud_max;
+	/* The bound on every front the search keeps (threads', ranks',
+	 * islands' and root's), and the box size to start from (see
+	 * search_front_limit); 0 and 0 for no bound and an exact front.
+	 */
+	size_t front_max;
+	double front_resolution;
 } search_options;
 
 #define SEARCH_DEFAULT_BAND_MAX 10000

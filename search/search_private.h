@@ -31,6 +31,19 @@ dse_stat search__agree(dse_stat st, MPI_Comm comm, dse_error *err);
  * again; *cut says how many went.  Returns -1 on memory exhaustion.
  */
 int search__front_cut(search_front *band, size_t max, size_t *cut);
+/* A front for a search with options "opt": the band of a two-stage
+ * search or the plain front, bounded by opt->front_max.  NULL on memory
+ * exhaustion.
+ */
+search_front *search__alloc_front(const search_options *opt);
+/* The front's thinning level: 0 while exact, k for boxes of 2^(k-1) times
+ * the starting width.
+ */
+int search__front_level(const search_front *front);
+/* Thins the front to level "level" when it is below it.  -1 on memory
+ * exhaustion.
+ */
+int search__front_raise(search_front *front, int level);
 /* Empties a front, keeping its objectives and band. */
 void search__front_clear(search_front *front);
 /* Hashes from "ceiling" up are never kept from now on (a cloud's ceiling

@@ -17,7 +17,7 @@
 #include "search_private.h"
 
 #define STATE_MAGIC "DSECKPT\n"
-#define STATE_VERSION 1
+#define STATE_VERSION 2
 
 struct header {
 	char magic[8];
@@ -98,6 +98,7 @@ void search__put_front(search__buf *b, const search_front *front)
 {
 	size_t i, n = search_front_size(front);
 
+	search__put_u64(b, (uint64_t) search__front_level(front));
 	search__put_u64(b, n);
 	for (i = 0; i < n; i++)
 		search__put(b, search_front_at(front, i), sizeof(search_point));
@@ -156,9 +157,15 @@ static int get_count(search__reader *r, uint64_t *n)
 int search__get_front(search__reader *r, search_front *front)
 {
 	search_point p;
-	uint64_t n, i;
+	uint64_t level, n, i;
 
-	if (get_count(r, &n) < 0)
+	/* A level beyond any a front reaches is damage, not a setting. */
+	if (search__get_u64(r, &level) < 0 || level > 64) {
+		r->failed = 1;
+		return -1;
+	}
+	if (get_count(r, &n) < 0 ||
+	    search__front_raise(front, (int) level) < 0)
 		return -1;
 	for (i = 0; i < n; i++)
 		if (search__get(r, &p, sizeof(p)) < 0 ||

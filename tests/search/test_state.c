@@ -252,10 +252,10 @@ static void test_damage(void **state)
 		"bytes, 1 more than it says", st.n + 1);
 	assert_string_equal(err.msg, want);
 	/* A header from another format version, with a valid header
-	 * checksum: the payload is four words and eight points (four in
-	 * the front, four in the cloud).
+	 * checksum: the payload is five words and eight points (four in
+	 * the front after its level, four in the cloud).
 	 */
-	header = st.n - (3 * sizeof(uint64_t) + sizeof(double) +
+	header = st.n - (4 * sizeof(uint64_t) + sizeof(double) +
 		8 * sizeof(search_point));
 	memcpy(copy, st.p, st.n);
 	copy[8] ^= 1;
