@@ -43,6 +43,10 @@ struct entry {
 
 /* Beyond this box width (in natural-log units) every finite objective
  * (|log| < 745) falls in box -1 or 0, so wider boxes thin nothing more.
+ * There each objective has at most four boxes (with the ones of a zero
+ * cost and a zero throughput), and a front of 6 objectives holds at most
+ * the largest antichain of that grid, 580 points: below
+ * SEARCH_MIN_FRONT_MAX, so the bound always holds.
  */
 #define WIDTH_CEILING 2048.0
 
@@ -233,8 +237,10 @@ int search__front_raise(search_front *front, int level)
 	return level > front->level ? rethin(front, level) : 0;
 }
 
-/* Coarser and coarser boxes until at most half the bound remains (or the
- * boxes cannot get any coarser), so that thinning happens rarely.
+/* Coarser and coarser boxes until the front fits its bound again (or the
+ * boxes cannot get any coarser): the finest boxes that fit.  Levels only
+ * grow, so a front is rebuilt at most once per level, about 30 times in
+ * all, however often it touches the bound.
  */
 static int enforce(search_front *front)
 {
@@ -244,7 +250,7 @@ static int enforce(search_front *front)
 	do {
 		if (rethin(front, front->level + 1) < 0)
 			return -1;
-	} while (front->n > front->max / 2 && front->width < WIDTH_CEILING);
+	} while (front->n > front->max && front->width < WIDTH_CEILING);
 	return 0;
 }
 

@@ -122,7 +122,7 @@ dse_stat search_front_merge(search_front *front, const search_front *other,
  * That keeps at most one point per box, and every point dropped is within
  * the factor (1 + eps)^2 of a point kept in every objective.  Thinning
  * starts at eps = "resolution" (SEARCH_DEFAULT_FRONT_RESOLUTION when 0)
- * and doubles the boxes' width until at most max / 2 points remain; it
+ * and doubles the boxes' width until at most max points remain; it
  * never goes back.  With "resolution" > 0 the front is a box front from
  * its first point: the box rule is again a strict partial order, so such a
  * front is the same however its points were split and merged, as long as
