@@ -18,6 +18,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <omp.h>
 
@@ -83,10 +84,35 @@ int search__seen_has(const search__seen *s, uint64_t index)
 	return 0;
 }
 
-static int seen_grow(search__seen *s)
+/* Tables from 2 MB up are aligned to 2 MB and offered to the kernel for
+ * transparent huge pages: a table is probed at random, so with 4 KB pages
+ * nearly every probe of a large table misses the TLB, and its first touch
+ * faults once per 4 KB page while the other threads fault on theirs.
+ */
+#define HUGE_PAGE ((size_t) 2 << 20)
+
+static uint64_t *seen_alloc(size_t cap)
 {
-	size_t cap = s->cap ? 2 * s->cap : 1024, i, j;
-	uint64_t *slot = calloc(cap, sizeof(*slot));
+	size_t bytes = cap * sizeof(uint64_t);
+	void *p;
+
+	if (bytes < HUGE_PAGE)
+		return calloc(cap, sizeof(uint64_t));
+	if (posix_memalign(&p, HUGE_PAGE, bytes))
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	/* Only advice: without huge pages the table works as it is. */
+	(void) madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+	memset(p, 0, bytes);
+	return p;
+}
+
+/* Moves the table to "cap" slots (a power of 2 above its count). */
+static int seen_resize(search__seen *s, size_t cap)
+{
+	uint64_t *slot = seen_alloc(cap);
+	size_t i, j;
 
 	if (!slot)
 		return -1;
@@ -104,6 +130,11 @@ static int seen_grow(search__seen *s)
 	return 0;
 }
 
+static int seen_grow(search__seen *s)
+{
+	return seen_resize(s, s->cap ? 2 * s->cap : 1024);
+}
+
 /* Room for "n" indices without growing, up to a bound: growing a table
  * while other threads run frees and maps large blocks, whose unmapping
  * interrupts every core.
@@ -112,12 +143,13 @@ static int seen_grow(search__seen *s)
 
 static int seen_reserve(search__seen *s, uint64_t n)
 {
+	size_t cap = s->cap ? s->cap : 1024;
+
 	if (n > SEEN_RESERVE_MAX)
 		n = SEEN_RESERVE_MAX;
-	while (2 * n > s->cap)
-		if (seen_grow(s) < 0)
-			return -1;
-	return 0;
+	while (2 * n > cap)
+		cap *= 2;
+	return cap > s->cap ? seen_resize(s, cap) : 0;
 }
 
 int search__seen_add(search__seen *s, uint64_t index)
@@ -431,8 +463,7 @@ static dse_stat alloc_islands(struct run *run, dse_error *err)
 		is->rng = search__island_seed(opt->seed, is->id);
 		is->budget = island_budget(run, is->id);
 		is->archive = search__alloc_front(opt);
-		ok = is->archive != NULL &&
-			seen_reserve(&is->seen, is->budget) == 0;
+		ok = is->archive != NULL;
 		if (ok && run->c.strategy == SEARCH_GENETIC)
 			ok = (is->pop = calloc(2 * (size_t) run->c.population,
 				sizeof(*is->pop))) != NULL;
@@ -440,6 +471,14 @@ static dse_stat alloc_islands(struct run *run, dse_error *err)
 			ok = (is->elite = calloc(run->c.migrants + 1,
 				sizeof(*is->elite))) != NULL;
 	}
+	/* The tables of evaluated points are zeroed by the threads that
+	 * will probe them, at once: zeroing tens of megabytes on one thread
+	 * would hold up the rest.
+	 */
+	#pragma omp parallel for schedule(dynamic, 1) num_threads(run->n_threads) reduction(&&: ok)
+	for (i = 0; i < run->n_mine; i++)
+		ok = ok && seen_reserve(&run->isl[i].seen,
+			run->isl[i].budget) == 0;
 	return ok ? dse_stat_ok : dse_error_set(err, DSE_E_NOMEM,
 		"out of memory setting up %d islands", run->n_mine);
 }
