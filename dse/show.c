@@ -617,6 +617,10 @@ static res_reader *open_results(const char *file, char **kernel,
 	}
 	dse_error_clear(&err);
 	r = res_reader_open(file, &err);
+	if (!r && err.code == DSE_E_INPUT) {
+		fprintf(stderr, "dse show: %s\n", err.msg);
+		return NULL;
+	}
 	if (!r) {
 		fprintf(stderr, "dse show: '%s' is not a dse results file "
 			"(not an HDF5 file)\n", file);

@@ -1,10 +1,13 @@
 /* results: writing an HDF5 results file.
  *
- * Files are created with the HDF5 1.8 file format (libver bounds V18 to
- * V18): every HDF5 reader since 1.8 (h5py, pandas, MATLAB, h5dump) opens
- * them, and, unlike the oldest format, it moves large attributes to dense
- * storage, so a config text longer than 64 KiB still fits in a root
- * attribute.
+ * Files are created with the HDF5 1.10 file format (libver bounds V110 to
+ * V110), which every HDF5 reader since 1.10 (h5py, h5dump, pandas) opens.
+ * In that format every piece of metadata carries a checksum, the chunk
+ * indexes of chunked datasets included (the 1.8 format still indexes
+ * chunks with version 1 B-trees, which have none), so a damaged file is
+ * refused by HDF5 instead of decoded (results/res_read.c relies on it).
+ * Large attributes go to dense storage, so a config text longer than
+ * 64 KiB still fits in a root attribute.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -126,7 +129,7 @@ static dse_stat open_tmp(res_file *f, dse_error *err)
 	if (fapl < 0)
 		return res__h5_fail(err, "cannot create results file '%s'",
 			f->tmp);
-	if (H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18) < 0)
+	if (H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110) < 0)
 		st = res__h5_fail(err, "cannot create results file '%s'",
 			f->tmp);
 	if (st == dse_stat_ok) {
