@@ -2,8 +2,9 @@
  *
  * Files are created with the HDF5 1.10 file format (libver bounds V110 to
  * V110), which every HDF5 reader since 1.10 (h5py, h5dump, pandas) opens.
- * In that format every piece of metadata carries a checksum, the chunk
- * indexes of chunked datasets included (the 1.8 format still indexes
+ * In that format every object header, B-tree and heap of links and
+ * attributes carries a checksum, the chunk indexes of chunked datasets
+ * included (the 1.8 format still indexes
  * chunks with version 1 B-trees, which have none), so a damaged file is
  * refused by HDF5 instead of decoded (results/res_read.c relies on it).
  * Large attributes go to dense storage, so a config text longer than

@@ -16,8 +16,9 @@ struct res_reader {
 };
 
 /* dse writes the HDF5 1.10 file format (superblock version 3), in which
- * every piece of metadata carries a checksum, so HDF5 notices damage
- * before it decodes anything.  Older formats (superblock version 0 or 1,
+ * every object header, B-tree and chunk index carries a checksum, so HDF5
+ * notices damage there before it decodes anything (the global heap of
+ * variable-length strings has none in any format; dse writes none).  Older formats (superblock version 0 or 1,
  * which h5py and most tools write by default, and version 2, the 1.8
  * format, whose chunk indexes have no checksums) do not, and HDF5 1.10.8
  * reads damaged metadata of such files past its buffers or loops on it
