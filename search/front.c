@@ -58,7 +58,7 @@ struct search_front {
 	size_t max;		/* 0: no bound */
 	double base;		/* log(1 + eps) of level 1 */
 	int level;		/* 0: exact */
-	double width;		/* log box width at this level */
+	double width;		/* log box width at this level; 0 while exact */
 	struct entry *e;
 	size_t n;
 	size_t cap;
@@ -151,9 +151,9 @@ static int64_t box_of(const search_front *f, int i, double obj, double *c)
 	double q;
 
 	*c = v < -1e4 ? -1e4 : v > 1e4 || v != v ? 1e4 : v;
-	if (v == -INFINITY || !(v == v))
-		return v == -INFINITY ? INT64_MIN : INT64_MAX;
-	if (v == INFINITY)
+	if (v == -INFINITY)
+		return INT64_MIN;
+	if (!(v < INFINITY))	/* +inf or NaN */
 		return INT64_MAX;
 	q = floor(v / f->width);
 	return q < -9e18 ? INT64_MIN : q > 9e18 ? INT64_MAX : (int64_t) q;
@@ -244,13 +244,11 @@ int search__front_raise(search_front *front, int level)
  */
 static int enforce(search_front *front)
 {
-	if (!front->max || front->n <= front->max ||
-	    (front->level > 0 && front->width >= WIDTH_CEILING))
-		return 0;
-	do {
+	/* An exact front's width is 0. */
+	while (front->max && front->n > front->max &&
+	       front->width < WIDTH_CEILING)
 		if (rethin(front, front->level + 1) < 0)
 			return -1;
-	} while (front->n > front->max && front->width < WIDTH_CEILING);
 	return 0;
 }
 
