@@ -3,15 +3,23 @@
  *
  * (a) For the paper's configuration (the family's default knobs: 8 PEs of
  *     p_sys = 16 at 300 MHz with 77 GB/s on the Alveo U250, fp32; the
- *     shard height is the compiler's choice, bounded by the 16384-row
- *     feature buffer), the analytic T_LoH of the eight models b1-b8 on
- *     every dataset preset the machine holds, beside GraphAGILE's measured
- *     T_LoH (Table VII) and their ratio; the same with an unbounded DRAM
- *     channel (compute only); and the DRAM bound: the bytes the
- *     partition-centric scheme must move at the least (dram_bytes) over
- *     the 77 GB/s.  Where Table VII is below that bound, no model that
- *     moves those bytes can reach the paper's figure: such pairs are
- *     flagged, and counted apart in the goal lines.
+ *     shard height and the fiber width are the compiler's choice, their
+ *     product bounded by the 16384 x 16-word feature buffer), the
+ *     analytic T_LoH of the eight models b1-b8 on every dataset preset
+ *     the machine holds, beside GraphAGILE's measured T_LoH (Table VII)
+ *     and their ratio; the same with an unbounded DRAM channel (compute
+ *     only); and two DRAM times at the 77 GB/s:
+ *       - the floor (dram_floor): every edge read once per Aggregate
+ *         fiber of the widest fibers the buffer allows and every feature
+ *         once, which no partition-centric design beats;
+ *       - the scheme's least: the bytes of the partition the compiler
+ *         picks when the channel is all that counts (a 1 GB/s channel),
+ *         with each shard row's sources loaded again per fiber and a
+ *         Linear's input once per output fiber, as the scheme does.
+ *     Where Table VII is below the scheme's least time, no partition of
+ *     the scheme moves its bytes within the paper's time over 77 GB/s
+ *     (flagged *, ** when below the floor too); such pairs are counted
+ *     apart in the goal lines.
  * (b) On the largest preset held, the sampled cycle model against the full
  *     one, with the paper's channel and with an unbounded one (on the
  *     large graphs the 77 GB/s hide the ACK's cycles behind the DRAM
@@ -44,8 +52,12 @@
 #define GOAL_EDGES_PER_S 50e6
 #define N_MODELS 8
 #define N_DATA 7
-/* The "unbounded" channel of the compute-only column, GB/s. */
+/* The "unbounded" channel of the compute-only column, and the narrow one
+ * on which the compiler's choice is the partition that moves the fewest
+ * bytes, GB/s.
+ */
 #define UNBOUNDED_GBPS 1000000
+#define NARROW_GBPS 1
 /* An edge in DRAM: source, destination and weight of 32 bits each
  * (GraphAGILE section 7).
  */
@@ -154,9 +166,11 @@ static int64_t knob_default(const char *name)
 		gnn_family_knob_find(GNN_OVERLAY, name));
 }
 
-/* The bytes the partition-centric scheme moves at the least for model "m"
+/* The floor of the bytes a partition-centric design moves for model "m"
  * on preset "p" (after the compiler's passes, as the family runs it),
- * with fibers of the default feat_cols and 4-byte features: every
+ * with the widest fibers the compiler may choose (the default Feature
+ * Buffer's feat_rows x feat_cols words over the least shard height, 64
+ * rows, gnn/overlay_prep.c) and 4-byte features: every
  * Aggregate reads every edge once per fiber (Algorithm 6 streams the
  * subshards for each fiber) and its input and output features once; a
  * Vector-Inner reads the edges and the features once and writes a weight
@@ -169,13 +183,14 @@ static int64_t knob_default(const char *name)
  * only for those on some edge ("touched"): a true lower bound of the
  * scheme.  Returns 0 when memory runs out.
  */
-static double dram_bytes(const gnn_model *model, const gnn_preset *p,
+static double dram_floor(const gnn_model *model, const gnn_preset *p,
 	const gnn_graph *g)
 {
 	gnn_model *m = gnn_model_copy(model);
 	double v = (double) p->n_vertices, e = (double) p->n_edges, b = 0;
 	double srcs = 0, touched = 0;
-	int64_t n2 = knob_default("feat_cols"), x;
+	int64_t n2 = knob_default("feat_rows") * knob_default("feat_cols") /
+		64, x;
 	const uint32_t *src = gnn_graph_src(g), *dst = gnn_graph_dst(g);
 	unsigned char *mark = calloc((size_t) p->n_vertices + 1, 1);
 	int i;
@@ -228,7 +243,10 @@ static double dram_bytes(const gnn_model *model, const gnn_preset *p,
 struct tally {
 	int pairs, within;
 	int reachable, reach_within;	/* pairs where Table VII is not
-					 * below the DRAM bound */
+					 * below the scheme's least DRAM
+					 * time */
+	int floor;			/* pairs where it is below the
+					 * floor */
 	double worst;
 	const char *worst_what;
 	char worst_buf[64];
@@ -273,7 +291,8 @@ static int paper_preset(const gnn_preset *p, struct tally *t,
 		gnn_family *f = family(name, p, g, UNBOUNDED_GBPS, &m);
 		int32_t k[GNN_MAX_KNOBS];
 		sim_metrics a, c;
-		double paper = d >= 0 ? table7[i][d] : 0, t1, bound;
+		double paper = d >= 0 ? table7[i][d] : 0, t1, floor_ms, least;
+		sim_metrics n;
 		int below;
 
 		if (!f) {
@@ -288,14 +307,18 @@ static int paper_preset(const gnn_preset *p, struct tally *t,
 		k[gnn_family_knob_find(GNN_OVERLAY, "dram_gbps")] =
 			UNBOUNDED_GBPS;
 		gnn_family_eval(f, k, &c);
-		bound = dram_bytes(m, p, g) / (gbps * 1e9) * 1e3;
-		below = paper < bound;
-		printf("  %-3s %-4s %10.3f %9.3f %6.2f | %10.3f %6.2f | %9.3f"
-			"%s\n", name, p->code, a.latency_s * 1e3, paper,
+		k[gnn_family_knob_find(GNN_OVERLAY, "dram_gbps")] = NARROW_GBPS;
+		gnn_family_eval(f, k, &n);
+		floor_ms = dram_floor(m, p, g) / (gbps * 1e9) * 1e3;
+		least = (double) n.offchip_bytes / (gbps * 1e9) * 1e3;
+		below = paper < least;
+		printf("  %-3s %-4s %10.3f %9.3f %6.2f | %10.3f %6.2f | %9.3f "
+			"%9.3f%s\n", name, p->code, a.latency_s * 1e3, paper,
 			a.latency_s * 1e3 / paper, c.latency_s * 1e3,
-			c.latency_s * 1e3 / paper, bound, below ?
-			"  * paper below the DRAM bound" : "");
+			c.latency_s * 1e3 / paper, floor_ms, least,
+			paper < floor_ms ? "  **" : below ? "  *" : "");
 		count(&t[0], a.latency_s * 1e3 / paper, below, name, p->code);
+		t[0].floor += paper < floor_ms;
 		count(&t[1], c.latency_s * 1e3 / paper, below, name, p->code);
 		gnn_family_free(f);
 		gnn_model_free(m);
@@ -311,7 +334,8 @@ static void goal_line(const char *what, const struct tally *t)
 		t->within == t->pairs ? "met" : "NOT met", t->within, t->pairs,
 		t->worst, t->worst_what ? t->worst_what : "-");
 	printf("goal: %s within %.0fx on the pairs where Table VII is not "
-		"below the DRAM bound: %s (%d of %d pairs within)\n", what,
+		"below the scheme's least DRAM time: %s (%d of %d pairs "
+		"within)\n", what,
 		GOAL_RATIO, t->reach_within == t->reachable ? "met" : "NOT met",
 		t->reach_within, t->reachable);
 }
@@ -467,14 +491,16 @@ int main(int argc, char **argv)
 
 	memset(t, 0, sizeof(t));
 	printf("(a) T_LoH (ms) of GraphAGILE's configuration on u250, fp32, "
-		"analytic model (the compiler's shard height), against Table "
-		"VII;\n    compute only: the same with an unbounded DRAM "
-		"channel; DRAM bound: the least bytes of the\n    "
-		"partition-centric scheme at %lld GB/s (* where Table VII is "
-		"below it: no model moving\n    those bytes reaches the paper's "
-		"figure)\n", (long long) knob_default("dram_gbps"));
+		"analytic model (the compiler's shard height and fiber "
+		"width), against Table VII;\n    compute only: the same "
+		"with an unbounded DRAM channel; DRAM (ms at %lld GB/s): the "
+		"floor (every edge once per\n    fiber of the widest, every "
+		"feature once) and the scheme's least (the partition moving "
+		"the\n    fewest bytes); * Table VII below the scheme's "
+		"least, ** below the floor too\n",
+		(long long) knob_default("dram_gbps"));
 	printf("  model data  predicted     paper  ratio | compute only  "
-		"ratio | DRAM bound\n");
+		"ratio |   DRAM: floor    least\n");
 	for (i = 0; i < gnn_preset_count(); i++) {
 		const gnn_preset *p = gnn_preset_at(i);
 
@@ -493,10 +519,11 @@ int main(int argc, char **argv)
 	}
 	goal_line("the paper's configuration", &t[0]);
 	goal_line("compute only", &t[1]);
-	printf("pairs where Table VII's T_LoH is below the DRAM bound: %d of "
-		"%d; there the paper's figure\ncannot come from moving the "
-		"scheme's bytes over %lld GB/s, and that is the difference\n",
-		t[0].pairs - t[0].reachable, t[0].pairs,
+	printf("pairs where Table VII's T_LoH is below the scheme's least DRAM "
+		"time: %d of %d (%d below the floor);\nthere no partition of "
+		"the scheme moves its bytes over %lld GB/s in the paper's "
+		"time, and that is the difference\n",
+		t[0].pairs - t[0].reachable, t[0].pairs, t[0].floor,
 		(long long) knob_default("dram_gbps"));
 	printf("analytic evaluation: %.1f us a point (%ld points)\n",
 		evals ? eval_s / (double) evals * 1e6 : 0.0, evals);

@@ -36,8 +36,10 @@ int gnn_family_find(const char *name);
 
 /* The knobs of each family, in point order:
  *   gnn-overlay: n_pe, p_sys, weight_rows (N_W, words of p_sys each),
- *     edge_rows (N_E edges), feat_rows (N_F1 = the shard height n1),
- *     feat_cols (N_F2 = the fiber width n2), mhz, dram_gbps.
+ *     edge_rows (N_E edges), feat_rows and feat_cols (the feature
+ *     buffer's N_F1 x N_F2 words: the compiler's shard height n1 and
+ *     fiber width n2 have n1 <= N_F1, n2 >= N_F2 and n1 n2 <= N_F1 N_F2),
+ *     mhz, dram_gbps.
  *   gnn-dataflow: slots (node scoreboard), fetch_tags, mesh_rows,
  *     mesh_cols, fte (16x16 transformation modules), feat_kb (the
  *     aggregation buffer between the mesh and the transformation

@@ -318,37 +318,316 @@ static dse_stat relabel(int64_t nv, int64_t ne, uint64_t seed,
 	return dse_stat_ok;
 }
 
-/* R-MAT, with the vertices relabelled at random when "shuffle" is set. */
+/* --- R-MAT without repeated edges --------------------------------------
+ *
+ * Real datasets are simple graphs, but R-MAT draws the heavy cells of its
+ * matrix again and again: 116 M draws over Reddit's 232,965 vertices give
+ * a vertex 836,725 in-edges, most of them copies, where the dataset has
+ * at most one edge per pair.  The simple variant keeps one copy of every
+ * edge, drops self loops, and draws again until it has the count asked
+ * for.  A key is dst << levels | src, so sorted keys are the (dst, src)
+ * order.
+ */
+
+/* Digits of the radix sort, and the rounds of redrawing before the
+ * generator gives up on a matrix too crowded to hold the edges.
+ */
+#define RADIX_BITS 11
+#define MAX_ROUNDS 64
+
+/* Sorts x[0 .. n) (keys below 2^bits) with a least-significant-digit
+ * radix sort through tmp (n entries): O(n bits / RADIX_BITS).
+ */
+static void radix_sort(uint64_t *x, uint64_t *tmp, int64_t n, int bits)
+{
+	static const uint64_t mask = ((uint64_t) 1 << RADIX_BITS) - 1;
+	uint64_t *from = x, *to = tmp;
+	int shift;
+
+	for (shift = 0; shift < bits; shift += RADIX_BITS) {
+		int64_t count[(int64_t) 1 << RADIX_BITS] = { 0 }, sum = 0, i;
+		uint64_t *t;
+
+		for (i = 0; i < n; i++)
+			count[(from[i] >> shift) & mask]++;
+		for (i = 0; i <= (int64_t) mask; i++) {
+			int64_t c = count[i];
+
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			to[count[(from[i] >> shift) & mask]++] = from[i];
+		t = from;
+		from = to;
+		to = t;
+	}
+	if (from != x)
+		memcpy(x, from, (size_t) n * sizeof(*x));
+}
+
+/* Removes the repeats of sorted x[0 .. n); returns how many are left. */
+static int64_t unique_keys(uint64_t *x, int64_t n)
+{
+	int64_t i, m = 0;
+
+	for (i = 0; i < n; i++)
+		if (!m || x[i] != x[m - 1])
+			x[m++] = x[i];
+	return m;
+}
+
+/* Draws the keys of "n" edges that are not self loops into "key", in
+ * blocks whose streams are (seed, round << 40 | block); -1 when some
+ * edge kept missing.
+ */
+static int simple_draw(const struct rmat *m, uint64_t seed, int round,
+	int64_t n, uint64_t *key)
+{
+	int64_t n_blocks = (n + BLOCK - 1) / BLOCK, block;
+	int failed = 0;
+
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic) reduction(|:failed)
+#endif
+	for (block = 0; block < n_blocks; block++) {
+		int64_t e, end = (block + 1) * BLOCK < n ? (block + 1) * BLOCK :
+			n;
+		struct rng r;
+
+		rng_seed(&r, seed, (uint64_t) round << 40 | (uint64_t) block);
+		for (e = block * BLOCK; e < end && !failed; e++) {
+			uint32_t s, d;
+			int miss = 0;
+
+			while (!rmat_edge(m, &r, &s, &d) || s == d)
+				if (++miss == MAX_REDRAWS) {
+					failed = 1;
+					break;
+				}
+			key[e] = (uint64_t) d << m->levels | s;
+		}
+	}
+	return failed ? -1 : 0;
+}
+
+/* Keeps the keys of sorted, distinct c[0 .. n) that sorted a[0 .. m)
+ * lacks; returns how many.
+ */
+static int64_t drop_known(const uint64_t *a, int64_t m, uint64_t *c,
+	int64_t n)
+{
+	int64_t i = 0, j, k = 0;
+
+	for (j = 0; j < n; j++) {
+		while (i < m && a[i] < c[j])
+			i++;
+		if (i == m || a[i] != c[j])
+			c[k++] = c[j];
+	}
+	return k;
+}
+
+/* The k-th smallest (from 0) of the n distinct values of h, which it
+ * reorders: Hoare's selection, expected O(n) on hashes.
+ */
+static uint64_t select_kth(uint64_t *h, int64_t n, int64_t k)
+{
+	int64_t lo = 0, hi = n - 1;
+
+	while (lo < hi) {
+		uint64_t pivot = h[lo + (hi - lo) / 2], t;
+		int64_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (h[i] < pivot)
+				i++;
+			while (h[j] > pivot)
+				j--;
+			if (i <= j) {
+				t = h[i];
+				h[i++] = h[j];
+				h[j--] = t;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			break;
+	}
+	return h[k];
+}
+
+/* Keeps "want" of the n distinct keys of c (n > want), those of smallest
+ * hash: a choice that does not lean on any part of the matrix and does
+ * not depend on the order they were drawn in.  The splitmix64 finaliser
+ * is a bijection, so distinct keys have distinct hashes.  h has room for
+ * n values.  c stays sorted.
+ */
+static int64_t keep_some(uint64_t *c, int64_t n, int64_t want,
+	uint64_t salt, uint64_t *h)
+{
+	uint64_t limit, x;
+	int64_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		x = c[i] ^ salt;
+		h[i] = splitmix64(&x);
+	}
+	limit = select_kth(h, n, want - 1);
+	for (i = 0; i < n; i++) {
+		x = c[i] ^ salt;
+		if (splitmix64(&x) <= limit)
+			c[k++] = c[i];
+	}
+	return k;
+}
+
+/* Merges sorted c[0 .. n) into sorted a[0 .. m), which has room. */
+static void merge_into(uint64_t *a, int64_t m, const uint64_t *c, int64_t n)
+{
+	int64_t i = m - 1, j = n - 1, o = m + n - 1;
+
+	while (j >= 0)
+		a[o--] = i >= 0 && a[i] > c[j] ? a[i--] : c[j--];
+}
+
+/* The most draws of one round: "ne", but at least a block, so that the
+ * last few cells of a crowded matrix are not sought a handful of draws at
+ * a time.
+ */
+static int64_t round_cap(int64_t ne)
+{
+	return ne > BLOCK ? ne : BLOCK;
+}
+
+/* Draws "ne" distinct edges, no self loop, into key (sorted), the first
+ * round "ne" draws and every later one what the last round's yield of
+ * new edges says the shortfall needs (at most round_cap draws; a round
+ * that finds none quarters the yield it expects).  key has ne entries,
+ * cand 2 round_cap(ne).
+ */
+static dse_stat simple_fill(const struct rmat *m, int64_t ne, uint64_t seed,
+	uint64_t *key, uint64_t *cand, dse_error *err)
+{
+	int bits = 2 * m->levels, round;
+	int64_t have = 0, cap = round_cap(ne), n = 0;
+	double yield = 1;
+
+	for (round = 0; have < ne && round < MAX_ROUNDS; round++) {
+		int64_t want = ne - have, got;
+
+		n = round ? (int64_t) fmin(ceil((double) want / yield),
+			(double) cap) : ne;
+		n = n < want ? want : n;
+		if (simple_draw(m, seed, round, n, cand) < 0)
+			return dse_error_set(err, DSE_E_INPUT, "R-MAT "
+				"probabilities put almost no edge inside %lu "
+				"vertices", (unsigned long) m->nv);
+		radix_sort(cand, cand + cap, n, bits);
+		got = drop_known(key, have, cand, unique_keys(cand, n));
+		yield = got > 0 ? (double) got / (double) n : yield / 4;
+		if (got > want)
+			got = keep_some(cand, got, want, seed ^ (uint64_t) round,
+				cand + cap);
+		merge_into(key, have, cand, got);
+		have += got;
+	}
+	if (have < ne)
+		return dse_error_set(err, DSE_E_INPUT, "R-MAT cannot place "
+			"%lld distinct edges among %lu vertices: %lld after %d "
+			"rounds of up to %lld draws", (long long) ne,
+			(unsigned long) m->nv, (long long) have, MAX_ROUNDS,
+			(long long) cap);
+	return dse_stat_ok;
+}
+
+/* The simple R-MAT graph's endpoints, from its sorted keys. */
+static dse_stat simple_rmat(const struct rmat *m, int64_t ne, uint64_t seed,
+	uint32_t **src, uint32_t **dst, dse_error *err)
+{
+	uint64_t *key, *cand, low = ((uint64_t) 1 << m->levels) - 1;
+	int64_t e;
+
+	*src = *dst = NULL;
+	if ((double) ne > (double) m->nv * ((double) m->nv - 1))
+		return dse_error_set(err, DSE_E_INPUT, "%lld edges do not fit "
+			"a simple graph of %lu vertices (at most %.0f)",
+			(long long) ne, (unsigned long) m->nv,
+			(double) m->nv * ((double) m->nv - 1));
+	if ((uint64_t) ne > SIZE_MAX / (3 * sizeof(uint64_t)))
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	key = malloc((size_t) (ne ? ne : 1) * sizeof(*key));
+	cand = malloc((size_t) (2 * round_cap(ne)) * sizeof(*cand));
+	if (!key || !cand) {
+		free(key);
+		free(cand);
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory "
+			"drawing %lld distinct edges", (long long) ne);
+	}
+	if (simple_fill(m, ne, seed, key, cand, err) < 0) {
+		free(key);
+		free(cand);
+		return dse_stat_error;
+	}
+	free(cand);
+	if (alloc_endpoints(ne, src, dst, err) < 0) {
+		free(key);
+		return dse_stat_error;
+	}
+	for (e = 0; e < ne; e++) {
+		(*src)[e] = (uint32_t) (key[e] & low);
+		(*dst)[e] = (uint32_t) (key[e] >> m->levels);
+	}
+	free(key);
+	return dse_stat_ok;
+}
+
+/* R-MAT, without repeated edges or self loops when "simple" is set, with
+ * the vertices relabelled at random when "shuffle" is set.
+ */
 static gnn_graph *rmat(int64_t n_vertices, int64_t n_edges, double a,
-	double b, double c, double d, uint64_t seed, int shuffle,
+	double b, double c, double d, uint64_t seed, int simple, int shuffle,
 	dse_error *err)
 {
 	struct rmat m = { 0 };
-	uint32_t *src, *dst;
+	uint32_t *src = NULL, *dst = NULL;
 	char name[160];
 
 	if (check_counts(n_vertices, n_edges, err) < 0 ||
-	    rmat_setup(&m, n_vertices, a, b, c, d, err) < 0 ||
-	    alloc_endpoints(n_edges, &src, &dst, err) < 0)
+	    rmat_setup(&m, n_vertices, a, b, c, d, err) < 0)
 		return NULL;
-	if (rmat_fill(&m, n_edges, seed, src, dst, err) < 0 ||
-	    (shuffle && relabel(n_vertices, n_edges, seed, src, dst,
-		err) < 0)) {
+	if (simple ? simple_rmat(&m, n_edges, seed, &src, &dst, err) < 0 :
+	    alloc_endpoints(n_edges, &src, &dst, err) < 0 ||
+	    rmat_fill(&m, n_edges, seed, src, dst, err) < 0) {
+		free(src);
+		free(dst);
+		return NULL;
+	}
+	if (shuffle && relabel(n_vertices, n_edges, seed, src, dst, err) < 0) {
 		free(src);
 		free(dst);
 		return NULL;
 	}
 	snprintf(name, sizeof(name),
-		"rmat(n=%lld,e=%lld,a=%g,b=%g,c=%g,d=%g,seed=%llu)",
-		(long long) n_vertices, (long long) n_edges, a, b, c, d,
-		(unsigned long long) seed);
+		"rmat%s(n=%lld,e=%lld,a=%g,b=%g,c=%g,d=%g,seed=%llu)",
+		simple ? "_simple" : "", (long long) n_vertices,
+		(long long) n_edges, a, b, c, d, (unsigned long long) seed);
 	return finish(n_vertices, n_edges, src, dst, name, err);
 }
 
 gnn_graph *gnn_graph_rmat(int64_t n_vertices, int64_t n_edges, double a,
 	double b, double c, double d, uint64_t seed, dse_error *err)
 {
-	return rmat(n_vertices, n_edges, a, b, c, d, seed, 0, err);
+	return rmat(n_vertices, n_edges, a, b, c, d, seed, 0, 0, err);
+}
+
+gnn_graph *gnn_graph_rmat_simple(int64_t n_vertices, int64_t n_edges,
+	double a, double b, double c, double d, uint64_t seed, dse_error *err)
+{
+	return rmat(n_vertices, n_edges, a, b, c, d, seed, 1, 0, err);
 }
 
 gnn_graph *gnn_graph_uniform(int64_t n_vertices, int64_t n_edges,
@@ -424,7 +703,7 @@ gnn_graph *gnn_graph_preset(const gnn_preset *p, uint64_t seed,
 		return NULL;
 	}
 	g = rmat(p->n_vertices, p->n_edges, preset_rmat[0], preset_rmat[1],
-		preset_rmat[2], preset_rmat[3], seed, 1, err);
+		preset_rmat[2], preset_rmat[3], seed, 1, 1, err);
 	if (!g)
 		return NULL;
 	snprintf(name, sizeof(name), "synthetic-%s", p->name);

@@ -13,8 +13,10 @@
  *     may choose for them (gnn__ovl_shard_heights in overlay_prep.c: n1
  *     is the compiler's choice, bounded by feat_rows), laid out in the
  *     compiler's edge order with the counts the models need, and one
- *     plan (gnn_plan) per (n1, n2 = feat_cols) pair, with the per-shard
- *     sums eval needs.  A partition takes about 12.2 bytes an edge
+ *     plan (gnn_plan) per pair of n1 and a fiber width n2 it leaves room
+ *     for (gnn__ovl_fiber_widths: n2 from feat_cols up, n1 n2 within the
+ *     buffer's feat_rows x feat_cols words), with the per-shard sums eval
+ *     needs; eval takes the fastest pair (choose).  A partition takes about 12.2 bytes an edge
  *     (1.4 GB for the 116 M edges of the Reddit preset), so a sweep
  *     should ask for few n_pe and feat_rows values on large graphs.
  *
@@ -203,6 +205,12 @@ static void *overlay_alloc(const gnn_model *model, const gnn_graph *graph,
 	}
 	gnn_pass_order(o->model);
 	gnn_pass_fuse(o->model);
+	for (k = 0; k < gnn_model_n_layers(o->model); k++) {
+		const gnn_layer *l = gnn_model_layer(o->model, k);
+
+		o->widest = l->f_in > o->widest ? l->f_in : o->widest;
+		o->widest = l->f_out > o->widest ? l->f_out : o->widest;
+	}
 	o->graph = graph;
 	o->board = *board;
 	o->dtype = *dtype;
@@ -218,8 +226,10 @@ struct point {
 	int n_pe, p, lp, k;	/* p_sys, log2 p_sys, p_sys / 2 */
 	int64_t n_w, n_e, half;	/* weight rows, edge rows, an Edge Buffer
 				 * load (half the buffer) */
-	int64_t rows;		/* feat_rows: the feature buffer's height */
-	int64_t n1, n2;		/* the shard height chosen, the fiber */
+	int64_t rows, cols;	/* feat_rows x feat_cols: the feature
+				 * buffer */
+	int64_t n1, n2;		/* the shard height and the fiber width
+				 * chosen */
 	double mhz, bpc;	/* channel bytes per cycle */
 	int bytes;		/* of a feature */
 	const struct ovl_plan *pl;
@@ -259,6 +269,7 @@ static int read_point(const struct overlay *o, const int32_t *knobs,
 	pt->n_e = v[K_EROWS];
 	pt->half = v[K_EROWS] / 2;
 	pt->rows = v[K_N1];
+	pt->cols = v[K_N2];
 	pt->n2 = v[K_N2];
 	pt->mhz = v[K_MHZ];
 	pt->bpc = v[K_GBPS] * 1e9 / (pt->mhz * 1e6);
@@ -306,7 +317,7 @@ static void pe_memory(const struct overlay *o, const struct point *pt,
 	map_buffer(o, place.edge_in_uram, pt->p * ew, cdiv(pt->n_e, pt->p), 1,
 		bram, uram);
 	map_buffer(o, place.feature_in_uram, pt->p * w,
-		3 * pt->rows * pt->n2 / pt->p, pt->p, bram, uram);
+		3 * pt->rows * pt->cols / pt->p, pt->p, bram, uram);
 }
 
 static int to_count(double x, int64_t *out)
@@ -719,34 +730,41 @@ static void set_time(const struct overlay *o, const struct point *pt,
 	out->edp = out->energy_j * out->latency_s;
 }
 
-/* The compiler's choice of shard height for "pt": the time of the design
- * with the plan of every height of the ladder (gnn__ovl_shard_heights),
- * the fastest kept in pt and t; with cycle-model figures ("src") only the
- * plan they were run on.  Returns the status.
+/* The compiler's choice of partition for "pt": the time of the design
+ * with the plan of every shard height of the ladder
+ * (gnn__ovl_shard_heights) and every fiber width that height leaves room
+ * for (gnn__ovl_fiber_widths), the fastest kept in pt and t; with
+ * cycle-model figures ("src") only the plan they were run on.  Returns
+ * the status.
  */
 static int choose(const struct overlay *o, struct point *pt,
 	const struct ack_source *src, struct totals *t)
 {
-	int64_t h[MAX_HEIGHTS];
-	int n = gnn__ovl_shard_heights(o, pt->n_pe, pt->rows, h), i;
+	int64_t h[MAX_HEIGHTS], w[MAX_WIDTHS];
+	int n = gnn__ovl_shard_heights(o, pt->n_pe, pt->rows, h), i, j, nw;
 	int st = SIM_BAD_KNOB;
 	const struct ovl_plan *best = NULL;
 	struct totals tt;
 
 	for (i = 0; i < n; i++) {
-		const struct ovl_plan *pl = gnn__ovl_find_plan(o, h[i],
-			pt->n2);
+		nw = h[i] % pt->p ? 0 : gnn__ovl_fiber_widths(o, h[i],
+			pt->rows, pt->cols, w);
+		for (j = 0; j < nw; j++) {
+			const struct ovl_plan *pl = gnn__ovl_find_plan(o, h[i],
+				w[j]);
 
-		if (!pl || h[i] % pt->p || (src && src->pl && pl != src->pl))
-			continue;
-		pt->pl = pl;
-		pt->pt = &o->parts[pl->part];
-		pt->n1 = h[i];
-		st = SIM_TOO_LARGE;
-		if (design_time(o, pt, src, &tt) && (!best ||
-		    tt.cycles < t->cycles)) {
-			best = pl;
-			*t = tt;
+			if (!pl || (src && src->pl && pl != src->pl))
+				continue;
+			pt->pl = pl;
+			pt->pt = &o->parts[pl->part];
+			pt->n1 = h[i];
+			pt->n2 = w[j];
+			st = SIM_TOO_LARGE;
+			if (design_time(o, pt, src, &tt) && (!best ||
+			    tt.cycles < t->cycles)) {
+				best = pl;
+				*t = tt;
+			}
 		}
 	}
 	if (!best)
@@ -754,6 +772,7 @@ static int choose(const struct overlay *o, struct point *pt,
 	pt->pl = best;
 	pt->pt = &o->parts[best->part];
 	pt->n1 = pt->pt->n1;
+	pt->n2 = best->n2;
 	return SIM_OK;
 }
 

@@ -82,6 +82,7 @@ struct overlay {
 	double rate[2][N_PSYS];	/* gnn__ack_random_rate per mode, p_sys */
 	int fill[2][N_PSYS];	/* pipeline depth per mode, p_sys */
 	int reduce;		/* the Reduce Unit's RAW window */
+	int64_t widest;		/* the longest feature vector of any layer */
 	int n_parts, n_plans;
 	struct ovl_part *parts;
 	struct ovl_plan *plans;
@@ -132,6 +133,16 @@ int gnn__ovl_has_value(const struct values *v, int64_t x);
  */
 int gnn__ovl_shard_heights(const struct overlay *o, int64_t n_pe,
 	int64_t feat_rows, int64_t *h);
+
+/* The most fiber widths one shard height has (overlay_prep.c). */
+#define MAX_WIDTHS 24
+
+/* The fiber widths n2 the compiler may give shards of height n1 in a
+ * feat_rows x feat_cols feature buffer, narrowest first, in w
+ * (MAX_WIDTHS entries); returns how many.
+ */
+int gnn__ovl_fiber_widths(const struct overlay *o, int64_t n1,
+	int64_t feat_rows, int64_t feat_cols, int64_t *w);
 
 /* The plan of shard height n1 and fiber n2, NULL when not built. */
 const struct ovl_plan *gnn__ovl_find_plan(const struct overlay *o,

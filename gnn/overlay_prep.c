@@ -246,6 +246,40 @@ int gnn__ovl_shard_heights(const struct overlay *o, int64_t n_pe,
 	return n;
 }
 
+/* The fiber widths of shards of height n1 (section 6.5 leaves N2 to the
+ * compiler too):
+ *
+ *   w_j = feat_cols x 2^j,  j = 0, 1, ... while n1 x w_j <= feat_rows x
+ *   feat_cols,
+ *
+ * up to the first that holds the longest feature vector of the model.
+ * The Feature Buffer holds feat_rows x feat_cols words (16384 x 16 in
+ * the paper), and a sub-fiber of n1 rows of w features is n1 x w of
+ * them, each row w / p_sys slices of its banks: a shard height below
+ * feat_rows leaves room for wider fibers.  Wider fibers cut the passes
+ * over the edges (an Aggregate reads every subshard once per fiber) and
+ * the re-reads of a Linear's input (once per output fiber, as its blocks
+ * are the output's sub-fibers), so the compiler weighs them with the
+ * shard height: on Citeseer's 3,327 vertices, GCN-128's first Linear
+ * reads the 3,703-feature input eight times in fibers of 16 and once in
+ * shards of 448 rows and fibers of 512.
+ */
+int gnn__ovl_fiber_widths(const struct overlay *o, int64_t n1,
+	int64_t feat_rows, int64_t feat_cols, int64_t *w)
+{
+	int n = 0;
+	int64_t x = feat_cols;
+
+	while (n < MAX_WIDTHS && (double) n1 * (double) x <=
+	       (double) feat_rows * (double) feat_cols) {
+		w[n++] = x;
+		if (x >= o->widest || x > INT32_MAX / 2)
+			break;
+		x *= 2;
+	}
+	return n;
+}
+
 int gnn__ovl_has_value(const struct values *v, int64_t x)
 {
 	int i;
@@ -313,8 +347,9 @@ static dse_stat add_plan(struct overlay *o, int part, int64_t n2,
 
 /* Builds the partition of every shard height the prepared values of
  * n_pe and feat_rows give (gnn__ovl_shard_heights), and the plan of every
- * such height with every prepared feat_cols, those not built yet.  Nothing
- * until each of the three knobs has a value.
+ * such height with every fiber width it may have with every prepared
+ * feat_cols (gnn__ovl_fiber_widths), those not built yet.  Nothing until
+ * each of the three knobs has a value.
  */
 static dse_stat build(struct overlay *o, dse_error *err)
 {
@@ -337,9 +372,15 @@ static dse_stat build(struct overlay *o, dse_error *err)
 						return dse_stat_error;
 					part = o->n_parts - 1;
 				}
-				for (c = 0; c < cols->n; c++)
-					if (add_plan(o, part, cols->v[c], err))
-						return dse_stat_error;
+				for (c = 0; c < cols->n; c++) {
+					int64_t w[MAX_WIDTHS];
+					int nw = gnn__ovl_fiber_widths(o, h[j],
+						rows->v[b], cols->v[c], w), i;
+
+					for (i = 0; i < nw; i++)
+						if (add_plan(o, part, w[i], err))
+							return dse_stat_error;
+				}
 			}
 		}
 	return dse_stat_ok;

@@ -1,7 +1,8 @@
 /* Tests of gnn/graph_gen.c: reproducibility of the generators, exact
  * counts, the quadrant convention and probabilities of R-MAT, the skew
- * R-MAT gives over uniform graphs, bad arguments, and the preset table
- * against GraphAGILE Table IV.
+ * R-MAT gives over uniform graphs, simple R-MAT (no repeated edge, no
+ * self loop), bad arguments, and the preset table against GraphAGILE
+ * Table IV.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,6 +29,19 @@ static gnn_graph *rmat(int64_t nv, int64_t ne, const double *p,
 	if (!g)
 		fail_msg("rmat(%lld, %lld): %s", (long long) nv, (long long) ne,
 			err.msg);
+	return g;
+}
+
+static gnn_graph *rmat_simple(int64_t nv, int64_t ne, const double *p,
+	uint64_t seed)
+{
+	dse_error err = { 0 };
+	gnn_graph *g = gnn_graph_rmat_simple(nv, ne, p[0], p[1], p[2], p[3],
+		seed, &err);
+
+	if (!g)
+		fail_msg("rmat_simple(%lld, %lld): %s", (long long) nv,
+			(long long) ne, err.msg);
 	return g;
 }
 
@@ -201,6 +215,78 @@ static void test_skew(void **state)
 	gnn_graph_free(gu);
 }
 
+/* Simple R-MAT: exactly the edges asked for, none twice, no self loop,
+ * the same graph for the same seed and another for another seed (unless
+ * only one graph has that many edges: the complete ones); from no edge
+ * to complete graphs, skewed matrices crowded enough to need many rounds
+ * of redrawing, and more than one block of random numbers.
+ */
+static const double even4[4] = { 0.25, 0.25, 0.25, 0.25 };
+
+static const struct simple_case {
+	int64_t nv, ne;
+	const double *p;
+} simple_cases[] = {
+	{ 5, 0, skewed }, { 2, 2, even4 }, { 8, 56, even4 }, { 100, 9900, even4 },
+	{ 64, 1500, skewed }, { 1000, 5000, skewed }, { 4096, 400000, skewed },
+	{ 30000, 200001, skewed },
+};
+
+static void test_rmat_simple(void **state)
+{
+	size_t c;
+
+	(void) state;
+	for (c = 0; c < sizeof(simple_cases) / sizeof(simple_cases[0]); c++) {
+		const struct simple_case *k = &simple_cases[c];
+		gnn_graph *g = rmat_simple(k->nv, k->ne, k->p, 3);
+		gnn_graph *h = rmat_simple(k->nv, k->ne, k->p, 3);
+		gnn_graph *o = rmat_simple(k->nv, k->ne, k->p, 4);
+		const uint32_t *src = gnn_graph_src(g), *dst = gnn_graph_dst(g);
+		int64_t e;
+
+		assert_int_equal(gnn_graph_n_vertices(g), k->nv);
+		assert_int_equal(gnn_graph_n_edges(g), k->ne);
+		assert_non_null(strstr(gnn_graph_name(g), "rmat_simple"));
+		for (e = 0; e < k->ne; e++) {
+			if (src[e] == dst[e])
+				fail_msg("case %zu: self loop at %u", c, src[e]);
+			/* The graph keeps its edges sorted by (dst, src). */
+			if (e && src[e] == src[e - 1] && dst[e] == dst[e - 1])
+				fail_msg("case %zu: edge %u -> %u twice", c,
+					src[e], dst[e]);
+		}
+		assert_true(same_graph(g, h));
+		if (k->ne > 0 && k->ne < k->nv * (k->nv - 1))
+			assert_false(same_graph(g, o));
+		gnn_graph_free(g);
+		gnn_graph_free(h);
+		gnn_graph_free(o);
+	}
+}
+
+/* Plain R-MAT repeats the heavy cells; the simple variant has the same
+ * count of distinct edges only, so its heaviest vertex is far lighter.
+ */
+static void test_rmat_simple_skew(void **state)
+{
+	gnn_graph *plain = rmat(4096, 400000, skewed, 5);
+	gnn_graph *simple = rmat_simple(4096, 400000, skewed, 5);
+	gnn_degree_stats a, b;
+
+	(void) state;
+	gnn_graph_degree_stats(plain, &a);
+	gnn_graph_degree_stats(simple, &b);
+	print_message("in_max: rmat %lld, simple %lld\n",
+		(long long) a.in_max, (long long) b.in_max);
+	assert_true(b.in_max <= 4095);
+	assert_true(a.in_max > 4095);
+	/* Still a power law: far more skewed than uniform. */
+	assert_true(b.in_gini > 0.5);
+	gnn_graph_free(plain);
+	gnn_graph_free(simple);
+}
+
 static const struct bad_case {
 	int64_t nv, ne;
 	double p[4];
@@ -217,9 +303,35 @@ static const struct bad_case {
 	{ 5, 10, { 0, 0, 0, 1 }, "almost no edge" },
 };
 
+/* Simple R-MAT's own failures: more edges than a simple graph holds, a
+ * matrix whose mass is all on the diagonal (every draw a self loop), and
+ * one that can never reach some cells (d = 0: no edge between two ids
+ * that share a set bit at the same place, such as 3 -> 7) asked for the
+ * complete graph.
+ */
+static const struct bad_case simple_bad[] = {
+	{ 1, 1, { 0.25, 0.25, 0.25, 0.25 }, "do not fit" },
+	{ 3, 7, { 0.25, 0.25, 0.25, 0.25 }, "do not fit" },
+	{ 8, 10, { 0.5, 0, 0, 0.5 }, "almost no edge" },
+	{ 16, 240, { 0.7, 0.15, 0.15, 0 }, "cannot place" },
+	{ 10, 10, { 0.5, 0.25, 0.25, 0.25 }, "not 1" },
+};
+
 static void test_bad_args(void **state)
 {
 	size_t c;
+
+	for (c = 0; c < sizeof(simple_bad) / sizeof(simple_bad[0]); c++) {
+		const struct bad_case *k = &simple_bad[c];
+		dse_error err = { 0 };
+
+		assert_null(gnn_graph_rmat_simple(k->nv, k->ne, k->p[0],
+			k->p[1], k->p[2], k->p[3], 1, &err));
+		assert_int_equal(err.code, DSE_E_INPUT);
+		if (!strstr(err.msg, k->msg))
+			fail_msg("simple case %zu: \"%s\" lacks \"%s\"", c,
+				err.msg, k->msg);
+	}
 
 	(void) state;
 	for (c = 0; c < sizeof(bad_cases) / sizeof(bad_cases[0]); c++) {
@@ -363,7 +475,8 @@ static void test_preset_graphs(void **state)
 		dse_error err = { 0 };
 		gnn_graph *g = gnn_graph_preset(p, 11, &err);
 		gnn_graph *h = gnn_graph_preset(p, 11, &err);
-		gnn_graph *r = rmat(p->n_vertices, p->n_edges, skewed, 11);
+		gnn_graph *r = rmat_simple(p->n_vertices, p->n_edges, skewed,
+			11);
 		char name[64];
 
 		assert_non_null(g);
@@ -373,8 +486,8 @@ static void test_preset_graphs(void **state)
 		assert_int_equal(gnn_graph_n_vertices(g), p->n_vertices);
 		assert_int_equal(gnn_graph_n_edges(g), p->n_edges);
 		assert_true(same_graph(g, h));
-		/* A preset is R-MAT (0.57, 0.19, 0.19, 0.05) with its vertices
-		 * renamed: the same degrees, other ids.
+		/* A preset is simple R-MAT (0.57, 0.19, 0.19, 0.05) with its
+		 * vertices renamed: the same degrees, other ids.
 		 */
 		assert_false(same_graph(g, r));
 		assert_true(same_degrees(g, r));
@@ -401,6 +514,8 @@ int main(void)
 		cmocka_unit_test(test_uniform_spread),
 		cmocka_unit_test(test_skew),
 		cmocka_unit_test(test_bad_args),
+		cmocka_unit_test(test_rmat_simple),
+		cmocka_unit_test(test_rmat_simple_skew),
 		cmocka_unit_test(test_preset_table),
 		cmocka_unit_test(test_preset_graphs),
 	};

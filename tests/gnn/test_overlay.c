@@ -2,7 +2,8 @@
  * resources of the paper's design, a hand-computed Linear layer, illegal
  * points, the rows a sparse subshard's feature loads gather, the
  * analytic model against the full cycle model, the sampled
- * model against the full one, and more PEs never being slower.
+ * model against the full one, the compiler's fiber widths, and more PEs
+ * never being slower.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -666,6 +667,72 @@ static void test_compiler_spreads(void **state)
 	gnn_graph_free(g);
 }
 
+/* --- the fiber width ----------------------------------------------------- */
+
+/* The compiler sizes the fibers to the Feature Buffer's words, not to its
+ * width alone (gnn__ovl_fiber_widths): a shard height below feat_rows
+ * leaves room for wider fibers.
+ *   - GCN-128 on 2,048 vertices of 1,024 features: a Linear's blocks are
+ *     its output's sub-fibers, each reading its shard's whole input, so
+ *     fibers of 16 would read the input X (8 MB) 128 / 16 = 8 times.
+ *     With 8 PEs the ladder has 256-row shards, whose 262,144-word
+ *     buffer takes fibers of 1,024: the first Linear reads X once, and
+ *     on a channel slow enough to matter (8 GB/s) the design moves less
+ *     than 2.5 X in all.
+ *   - Buffers of the same words, narrower and taller, offer the compiler
+ *     every partition the wider ones do (more heights, the same widths
+ *     and narrower ones): a design never gets slower as its buffer gets
+ *     taller.
+ */
+static void test_fiber_widths(void **state)
+{
+	static const char *const models[] = { "b1", "b2", "b6", "b8" };
+	static const int64_t n1s[] = { 4096, 1024, 0 }, n2s[] = { 64, 256, 0 };
+	static const int32_t shapes[][2] = { { 1024, 256 }, { 4096, 64 },
+		{ 16384, 16 } };
+	dse_error err;
+	gnn_graph *g = gnn_graph_uniform(2048, 20000, 9, &err);
+	size_t i, s;
+
+	(void) state;
+	assert_non_null(g);
+	for (i = 0; i < N_ELEMS(models); i++) {
+		gnn_model *m = builtin(models[i], g, 1024, 8);
+		gnn_family *f = family_pe(m, g, n1s, n2s, NULL);
+		uint64_t prev = UINT64_MAX;
+		int32_t k[GNN_MAX_KNOBS];
+
+		for (s = 0; s < N_ELEMS(shapes); s++) {
+			sim_metrics out;
+
+			defaults(k);
+			k[kidx(N1)] = shapes[s][0];
+			k[kidx(N2)] = shapes[s][1];
+			gnn_family_eval(f, k, &out);
+			assert_int_equal(out.status, SIM_OK);
+			if (out.cycles > prev)
+				fail_msg("%s: %d x %d buffer %llu cycles, the "
+					"wider one %llu", models[i],
+					shapes[s][0], shapes[s][1],
+					(unsigned long long) out.cycles,
+					(unsigned long long) prev);
+			prev = out.cycles;
+			if (strcmp(models[i], "b2") || s + 1 < N_ELEMS(shapes))
+				continue;
+			/* Where the channel is what counts. */
+			k[kidx(GBPS)] = 8;
+			gnn_family_eval(f, k, &out);
+			assert_int_equal(out.status, SIM_OK);
+			if (!((double) out.offchip_bytes < 2.5 * 2048 * 1024 * 4))
+				fail_msg("GCN-128 moves %lld bytes",
+					(long long) out.offchip_bytes);
+		}
+		gnn_family_free(f);
+		gnn_model_free(m);
+	}
+	gnn_graph_free(g);
+}
+
 /* --- more PEs ------------------------------------------------------------ */
 
 /* On the same workload, a design with more PEs (everything else equal) is
@@ -734,6 +801,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_resources),
 		cmocka_unit_test(test_linear_by_hand),
+		cmocka_unit_test(test_fiber_widths),
 		cmocka_unit_test(test_bad_knobs),
 		cmocka_unit_test(test_sparse_gather),
 		cmocka_unit_test(test_analytic_vs_full),
