@@ -98,7 +98,7 @@ gnn_graph *gnn_graph_rmat(int64_t n_vertices, int64_t n_edges, double a,
  * missing, the ones of smallest hash are kept.  Fails with DSE_E_INPUT
  * when n_edges exceeds n_vertices (n_vertices - 1), or when the
  * probabilities crowd the edges into too few cells to ever place them.
- * Needs about 24 bytes an edge while drawing.
+ * Needs about 16 bytes an edge while drawing.
  */
 gnn_graph *gnn_graph_rmat_simple(int64_t n_vertices, int64_t n_edges,
 	double a, double b, double c, double d, uint64_t seed, dse_error *err);

@@ -494,39 +494,48 @@ static void merge_into(uint64_t *a, int64_t m, const uint64_t *c, int64_t n)
 		a[o--] = i >= 0 && a[i] > c[j] ? a[i--] : c[j--];
 }
 
-/* The most draws of one round: "ne", but at least a block, so that the
- * last few cells of a crowded matrix are not sought a handful of draws at
- * a time.
+/* The most draws of a round after the first: half of "ne" (so that a
+ * round's draws and their sort's scratch fit in ne keys), but at least a
+ * block, so that the last few cells of a crowded matrix are not sought a
+ * handful of draws at a time.
  */
 static int64_t round_cap(int64_t ne)
 {
-	return ne > BLOCK ? ne : BLOCK;
+	return ne / 2 + 1 > BLOCK ? ne / 2 + 1 : BLOCK;
 }
 
-/* Draws "ne" distinct edges, no self loop, into key (sorted), the first
- * round "ne" draws and every later one what the last round's yield of
- * new edges says the shortfall needs (at most round_cap draws; a round
- * that finds none quarters the yield it expects).  key has ne entries,
- * cand 2 round_cap(ne).
+/* Draws "ne" distinct edges, no self loop, into key (sorted): the first
+ * round "ne" draws into key itself, every later one into cand what the
+ * last round's yield of new edges says the shortfall needs (at most
+ * round_cap draws; a round that finds none quarters the yield it
+ * expects).  key has ne entries, cand 2 round_cap(ne) (at least ne).
  */
 static dse_stat simple_fill(const struct rmat *m, int64_t ne, uint64_t seed,
 	uint64_t *key, uint64_t *cand, dse_error *err)
 {
 	int bits = 2 * m->levels, round;
-	int64_t have = 0, cap = round_cap(ne), n = 0;
+	int64_t have = 0, cap = round_cap(ne);
 	double yield = 1;
 
 	for (round = 0; have < ne && round < MAX_ROUNDS; round++) {
-		int64_t want = ne - have, got;
+		int64_t want = ne - have, n = ne, got;
+		uint64_t *c = round ? cand : key;
 
-		n = round ? (int64_t) fmin(ceil((double) want / yield),
-			(double) cap) : ne;
-		n = n < want ? want : n;
-		if (simple_draw(m, seed, round, n, cand) < 0)
+		if (round) {
+			n = (int64_t) fmin(ceil((double) want / yield),
+				(double) cap);
+			n = n < want ? want : n;
+		}
+		if (simple_draw(m, seed, round, n, c) < 0)
 			return dse_error_set(err, DSE_E_INPUT, "R-MAT "
 				"probabilities put almost no edge inside %lu "
 				"vertices", (unsigned long) m->nv);
-		radix_sort(cand, cand + cap, n, bits);
+		radix_sort(c, round ? cand + cap : cand, n, bits);
+		if (!round) {
+			have = unique_keys(key, n);
+			yield = (double) have / (double) n;
+			continue;
+		}
 		got = drop_known(key, have, cand, unique_keys(cand, n));
 		yield = got > 0 ? (double) got / (double) n : yield / 4;
 		if (got > want)
@@ -557,7 +566,7 @@ static dse_stat simple_rmat(const struct rmat *m, int64_t ne, uint64_t seed,
 			"a simple graph of %lu vertices (at most %.0f)",
 			(long long) ne, (unsigned long) m->nv,
 			(double) m->nv * ((double) m->nv - 1));
-	if ((uint64_t) ne > SIZE_MAX / (3 * sizeof(uint64_t)))
+	if ((uint64_t) ne > SIZE_MAX / (4 * sizeof(uint64_t)))
 		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
 	key = malloc((size_t) (ne ? ne : 1) * sizeof(*key));
 	cand = malloc((size_t) (2 * round_cap(ne)) * sizeof(*cand));
