@@ -569,6 +569,8 @@ static void print_counts(FILE *out, res_reader *r, const struct tab *t,
 	const struct show_cli *cli, int n_shown)
 {
 	int64_t evaluated, valid;
+	dse_error ignored;
+	double eps;
 	int i, first = 1;
 
 	fprintf(out, "%s: %zu row%s", t->path, t->nrows,
@@ -583,6 +585,12 @@ static void print_counts(FILE *out, res_reader *r, const struct tab *t,
 		fprintf(out, ", sampled from the legal points of the %lld "
 			"evaluated (%lld valid)", (long long) evaluated,
 			(long long) valid);
+	/* A thinned or boxed front is not the exact one; say how coarse. */
+	if (!strcmp(cli->table, "front") &&
+	    res_read_attr_f64(r, "front_resolution_reached", &eps,
+		&ignored) == dse_stat_ok && eps > 0)
+		fprintf(out, ", one design per box of %.3g%% in every "
+			"objective", 100.0 * eps);
 	if (cli->sort)
 		fprintf(out, ", sorted by %s (%s)", cli->sort,
 			cli->desc ? "descending" : "ascending");

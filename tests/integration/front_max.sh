@@ -37,6 +37,12 @@ one=$out
 run_status 0 "box front, two ranks" show --csv --all "$TMP/boxes2.h5"
 [ -n "$one" ] && [ "$one" = "$out" ] && ok ||
 	fail "the box fronts of 1 and 2 ranks x 2 threads differ"
+run_status 0 "show a box front" show "$TMP/boxes1.h5"
+expect_line "$out" "rows, one design per box of 5% in every objective" \
+	"dse show says the front is kept in boxes"
+run_status 0 "show an exact front" show "$TMP/exact.h5"
+! grep -q "per box" <<<"$out" && ok ||
+	fail "dse show calls an exact front boxed: $out"
 /usr/bin/python3 -c "
 import sys, h5py
 f = h5py.File(sys.argv[1], 'r')
