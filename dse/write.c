@@ -127,6 +127,56 @@ static const char *knob_unit(const dse_ctx *ctx, int k)
 	return "";
 }
 
+/* The columns the front and the cloud share: the index, one per knob,
+ * one per metric of metric_cols.
+ */
+struct common_cols {
+	int nk;
+	int64_t *idx, *knob[SEARCH_MAX_KNOBS];
+	void *mcol[N_METRIC_COLS];
+};
+
+/* Adds the index and knob columns (the first of both tables). */
+static void add_index_knobs(const dse_ctx *ctx, struct table *t,
+	struct common_cols *c)
+{
+	int k;
+
+	c->nk = search_space_n_knobs(ctx->space);
+	c->idx = add_col(t, "index", "", RES_I64);
+	for (k = 0; k < c->nk; k++)
+		c->knob[k] = add_col(t, search_space_knob_name(ctx->space, k),
+			knob_unit(ctx, k), RES_I64);
+}
+
+static void add_metrics(struct table *t, struct common_cols *c)
+{
+	int m;
+
+	for (m = 0; m < N_METRIC_COLS; m++)
+		c->mcol[m] = add_col(t, sim_metric_name(metric_cols[m].metric),
+			sim_metric_unit(metric_cols[m].metric),
+			metric_cols[m].type);
+}
+
+/* Row r of the shared columns from point p. */
+static void fill_common(const struct common_cols *c, size_t r,
+	const search_point *p)
+{
+	int k, m;
+
+	c->idx[r] = (int64_t) p->index;
+	for (k = 0; k < c->nk; k++)
+		c->knob[k][r] = p->knobs[k];
+	for (m = 0; m < N_METRIC_COLS; m++)
+		if (metric_cols[m].type == RES_F64)
+			((double *) c->mcol[m])[r] = sim_metrics_get(
+				&p->metrics, metric_cols[m].metric);
+		else
+			((int64_t *) c->mcol[m])[r] = metric_i64(&p->metrics,
+				metric_cols[m].metric);
+}
+
 /* Fills the front table: index, knobs, array shape, metrics, clock, model
  * (with the interval of the cycles and the fraction of tiles simulated)
  * and the AutoSA --sa-sizes string of every row.
@@ -134,18 +184,14 @@ static const char *knob_unit(const dse_ctx *ctx, int k)
 static int build_front(const dse_ctx *ctx, const search_front *front,
 	struct table *t)
 {
-	int nk = search_space_n_knobs(ctx->space), k, m;
-	int64_t *idx, *knob[SEARCH_MAX_KNOBS], *shape[N_SHAPE_COLS];
-	void *mcol[N_METRIC_COLS];
+	struct common_cols c;
+	int64_t *shape[N_SHAPE_COLS];
 	const char **model, **sa;
 	double *mhz, *low, *high, *frac;
 	size_t r;
 
 	t->rows = search_front_size(front);
-	idx = add_col(t, "index", "", RES_I64);
-	for (k = 0; k < nk; k++)
-		knob[k] = add_col(t, search_space_knob_name(ctx->space, k),
-			knob_unit(ctx, k), RES_I64);
+	add_index_knobs(ctx, t, &c);
 	/* A systolic array has a shape; a GNN accelerator's PEs are a knob
 	 * of the overlay family, and only their count means something.
 	 */
@@ -157,10 +203,7 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 	}
 	if (search_space_knob_index(ctx->space, "n_pe") < 0)
 		shape[3] = add_col(t, "n_pe", "PE", RES_I64);
-	for (m = 0; m < N_METRIC_COLS; m++)
-		mcol[m] = add_col(t, sim_metric_name(metric_cols[m].metric),
-			sim_metric_unit(metric_cols[m].metric),
-			metric_cols[m].type);
+	add_metrics(t, &c);
 	/* The clock is a knob of the GNN families: its column is that. */
 	mhz = search_space_knob_index(ctx->space, "mhz") < 0 ?
 		add_col(t, "mhz", "MHz", RES_F64) : NULL;
@@ -178,9 +221,7 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 	for (r = 0; r < t->rows; r++) {
 		const search_point *p = search_front_at(front, r);
 
-		idx[r] = (int64_t) p->index;
-		for (k = 0; k < nk; k++)
-			knob[k][r] = p->knobs[k];
+		fill_common(&c, r, p);
 		if (shape[0]) {
 			shape[0][r] = p->metrics.pe_rows;
 			shape[1][r] = p->metrics.pe_cols;
@@ -188,13 +229,6 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 		}
 		if (shape[3])
 			shape[3][r] = p->metrics.n_pe;
-		for (m = 0; m < N_METRIC_COLS; m++)
-			if (metric_cols[m].type == RES_F64)
-				((double *) mcol[m])[r] = sim_metrics_get(
-					&p->metrics, metric_cols[m].metric);
-			else
-				((int64_t *) mcol[m])[r] = metric_i64(
-					&p->metrics, metric_cols[m].metric);
 		if (mhz)
 			mhz[r] = p->metrics.mhz;
 		model[r] = sim_model_kind_name(p->model);
@@ -215,36 +249,20 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 static int build_cloud(const dse_ctx *ctx, const search_cloud *cloud,
 	struct table *t)
 {
-	int nk = search_space_n_knobs(ctx->space), k, m;
-	int64_t *idx, *knob[SEARCH_MAX_KNOBS], *feasible;
-	void *mcol[N_METRIC_COLS];
+	struct common_cols c;
+	int64_t *feasible;
 	size_t r;
 
 	t->rows = search_cloud_size(cloud);
-	idx = add_col(t, "index", "", RES_I64);
-	for (k = 0; k < nk; k++)
-		knob[k] = add_col(t, search_space_knob_name(ctx->space, k),
-			knob_unit(ctx, k), RES_I64);
-	for (m = 0; m < N_METRIC_COLS; m++)
-		mcol[m] = add_col(t, sim_metric_name(metric_cols[m].metric),
-			sim_metric_unit(metric_cols[m].metric),
-			metric_cols[m].type);
+	add_index_knobs(ctx, t, &c);
+	add_metrics(t, &c);
 	feasible = add_col(t, "feasible", "0=no,1=yes", RES_I64);
 	if (!table_ok(t))
 		return -1;
 	for (r = 0; r < t->rows; r++) {
 		const search_point *p = search_cloud_at(cloud, r);
 
-		idx[r] = (int64_t) p->index;
-		for (k = 0; k < nk; k++)
-			knob[k][r] = p->knobs[k];
-		for (m = 0; m < N_METRIC_COLS; m++)
-			if (metric_cols[m].type == RES_F64)
-				((double *) mcol[m])[r] = sim_metrics_get(
-					&p->metrics, metric_cols[m].metric);
-			else
-				((int64_t *) mcol[m])[r] = metric_i64(
-					&p->metrics, metric_cols[m].metric);
+		fill_common(&c, r, p);
 		feasible[r] = search_feasible(&ctx->sopt, &p->metrics) != 0;
 	}
 	return 0;
