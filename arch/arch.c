@@ -52,12 +52,14 @@ static const arch_board boards[] = {
 	{ "vu9p", "xcvu9p-flgb2104-2-i", 6840, 4320, 960, 1182240,
 	  2364480, 64.0, 250.0, PORT_ALVEO, DDR_LATENCY },
 	/* Digilent Arty A7-35 (XC7A35T): DS180 7 Series overview.  90 DSP;
-	 * 50 BRAM36 = 100 BRAM18K; no URAM; 20,800 LUT; 41,600 FF.  The
-	 * board reference manual lists 256 MB DDR3L, 16-bit bus at 667 MHz
-	 * (1,333 MT/s x 2 bytes = 2.67 GB/s).  Clock 150 MHz as in the
-	 * Tensil benchmark table.
+	 * 50 BRAM36 = 100 BRAM18K; no URAM; 20,800 LUT; 41,600 FF.  256 MB
+	 * DDR3L on a 16-bit bus.  The memory parts are rated for 1,333
+	 * MT/s, but the board's -1L FPGA runs its memory controller slower:
+	 * the MIG that Digilent's board preset generates for this part has
+	 * a 3,077 ps memory clock (325 MHz, 650 MT/s), so 650 MT/s x 2
+	 * bytes = 1.3 GB/s.  Clock 150 MHz as in the Tensil benchmark table.
 	 */
-	{ "arty-a7-35", "xc7a35ticsg324-1L", 90, 100, 0, 20800, 41600, 2.67,
+	{ "arty-a7-35", "xc7a35ticsg324-1L", 90, 100, 0, 20800, 41600, 1.3,
 	  150.0, PORT_EMBEDDED, DDR_LATENCY },
 	/* Digilent PYNQ-Z1 (XC7Z020): DS190 Zynq-7000 overview.  220 DSP;
 	 * 140 BRAM36 = 280 BRAM18K; no URAM; 53,200 LUT; 106,400 FF.  The

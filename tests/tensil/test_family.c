@@ -276,7 +276,7 @@ static void test_describe_json(void **state)
 	tensil_family_describe(f, k, buf, sizeof(buf));
 	assert_string_equal(buf, "array_size=8 local_depth=8192 "
 		"accumulator_depth=2048 data_type=FP16BP8 mhz=150 "
-		"dram_mbps=2670");
+		"dram_mbps=1300");
 	assert_true(tensil_tarch_json(f, k, buf, sizeof(buf)) <
 		(int) sizeof(buf));
 	assert_non_null(strstr(buf, "\"array_size\": 8,"));

@@ -17,8 +17,8 @@
 
 /* A 2 x 2 FP16BP8 array.  A vector is 2 x 16 = 32 bits, one 128-bit
  * transfer: a DRAM read costs 2 cycles a vector, a write 1.  The board
- * (Arty's 2.67 GB/s at 150 MHz, 17.8 bytes a cycle) is faster than that,
- * so the latency model's figures apply unchanged.
+ * (2.67 GB/s at 150 MHz, 17.8 bytes a cycle) is faster than that, so the
+ * latency model's figures apply unchanged.
  */
 static void tiny_arch(tensil_arch *a, int64_t local, int64_t acc)
 {
