@@ -8,8 +8,8 @@
  *   model    = b1                     # a built-in (b1..b8 and aliases;
  *                                     # resnet20v2, ... for overlays)
  *   layers   = aggregate(sum), linear(16), activation(relu), ...
- *   graph    = cora                   # a preset, a file, rmat(V, E) or
- *                                     # uniform(V, E)
+ *   graph    = cora                   # a preset, a file, rmat(V, E),
+ *                                     # rmat_simple(V, E) or uniform(V, E)
  *   features = 1433                   # preset graphs bring their own
  *   classes  = 7
  *   topology = layers.csv             # overlay-systolic: a network file
@@ -252,13 +252,24 @@ static void at_key(const dse_ctx *ctx, const char *section, const char *key,
 	wl_error(ctx, section, key, -1, err, "%s", msg);
 }
 
-/* A generator spec "rmat(V, E[, a, b, c, d])" or "uniform(V, E)". */
+/* Whether "name" is a generator of load_graph. */
+static int is_generator(const char *name)
+{
+	return !strcmp(name, "rmat") || !strcmp(name, "rmat_simple") ||
+		!strcmp(name, "uniform");
+}
+
+/* A generator spec "rmat(V, E[, a, b, c, d])", the same as
+ * "rmat_simple" (no edge twice, no self loop: gnn_graph_rmat_simple) or
+ * "uniform(V, E)".
+ */
 static gnn_graph *generated(const dse_ctx *ctx, const struct item *it,
 	uint64_t seed, dse_error *err)
 {
 	double p[4] = { 0.57, 0.19, 0.19, 0.05 };
 	int64_t nv, ne;
-	int i, rmat = !strcmp(it->name, "rmat");
+	int simple = !strcmp(it->name, "rmat_simple");
+	int i, rmat = simple || !strcmp(it->name, "rmat");
 
 	if (!(it->n_arg == 2 || (rmat && it->n_arg == 6)) ||
 	    parse_int(it->arg[0], &nv) || parse_int(it->arg[1], &ne) ||
@@ -272,8 +283,10 @@ static gnn_graph *generated(const dse_ctx *ctx, const struct item *it,
 			goto bad;
 	}
 	{
-		gnn_graph *g = rmat ? gnn_graph_rmat(nv, ne, p[0], p[1], p[2],
-			p[3], seed, err) : gnn_graph_uniform(nv, ne, seed, err);
+		gnn_graph *g = simple ? gnn_graph_rmat_simple(nv, ne, p[0],
+			p[1], p[2], p[3], seed, err) : rmat ? gnn_graph_rmat(nv,
+			ne, p[0], p[1], p[2], p[3], seed, err) :
+			gnn_graph_uniform(nv, ne, seed, err);
 
 		if (!g)
 			at_key(ctx, "workload", "graph", err);
@@ -350,7 +363,7 @@ static gnn_graph *load_graph(const dse_ctx *ctx, const gnn_preset **preset,
 		return g;
 	}
 	if (strchr(spec, '(') && read_item(spec, spec, &it, &bad) &&
-	    (!strcmp(it.name, "rmat") || !strcmp(it.name, "uniform")))
+	    is_generator(it.name))
 		return generated(ctx, &it, seed, err);
 	if (strchr(spec, '/') || strchr(spec, '.'))
 		return graph_file(ctx, spec, err);
@@ -360,7 +373,8 @@ static gnn_graph *load_graph(const dse_ctx *ctx, const gnn_preset **preset,
 		gnn_preset_names(known, sizeof(known));
 		wl_error(ctx, "workload", "graph", -1, err, "unknown graph "
 			"'%s': a preset (%s), a file (.mtx or an edge list), "
-			"rmat(V, E) or uniform(V, E)", spec, known);
+			"rmat(V, E), rmat_simple(V, E) or uniform(V, E)", spec,
+			known);
 	}
 	return NULL;
 }

@@ -42,6 +42,15 @@ PYEOF
 		fail "$fam: sampled more than 5% from full"
 done
 
+# A generated simple graph: named by its generator, every edge kept.
+printf '[workload]\nfamily = gnn-overlay\nmodel = b1\ngraph = rmat_simple(2000, 20000)\nfeatures = 32\nclasses = 4\n' \
+	>"$TMP/simple.cfg"
+"$DSE" simulate --json --mode analytic --design "" "$TMP/simple.cfg" \
+	>"$TMP/simple.json" 2>"$TMP/err" &&
+	json "$TMP/simple.json" "d['status'] == 'ok' and \
+d['graph'].startswith('rmat_simple(n=2000,e=20000,')" && ok ||
+	fail "rmat_simple graph: $(cat "$TMP/err")"
+
 # A knob given on the command line wins over the config and the default.
 "$DSE" simulate --json --mode analytic --design "n_pe=2 p_sys=8" "$OV" \
 	>"$TMP/d.json" && json "$TMP/d.json" "'n_pe=2 p_sys=8' in d['design']" &&
