@@ -559,6 +559,7 @@ static dse_stat simple_rmat(const struct rmat *m, int64_t ne, uint64_t seed,
 {
 	uint64_t *key, *cand, low = ((uint64_t) 1 << m->levels) - 1;
 	int64_t e;
+	dse_stat st;
 
 	*src = *dst = NULL;
 	if ((double) ne > (double) m->nv * ((double) m->nv - 1))
@@ -576,13 +577,9 @@ static dse_stat simple_rmat(const struct rmat *m, int64_t ne, uint64_t seed,
 		return dse_error_set(err, DSE_E_NOMEM, "out of memory "
 			"drawing %lld distinct edges", (long long) ne);
 	}
-	if (simple_fill(m, ne, seed, key, cand, err) < 0) {
-		free(key);
-		free(cand);
-		return dse_stat_error;
-	}
+	st = simple_fill(m, ne, seed, key, cand, err);
 	free(cand);
-	if (alloc_endpoints(ne, src, dst, err) < 0) {
+	if (st < 0 || alloc_endpoints(ne, src, dst, err) < 0) {
 		free(key);
 		return dse_stat_error;
 	}
@@ -608,14 +605,11 @@ static gnn_graph *rmat(int64_t n_vertices, int64_t n_edges, double a,
 	if (check_counts(n_vertices, n_edges, err) < 0 ||
 	    rmat_setup(&m, n_vertices, a, b, c, d, err) < 0)
 		return NULL;
-	if (simple ? simple_rmat(&m, n_edges, seed, &src, &dst, err) < 0 :
+	if ((simple ? simple_rmat(&m, n_edges, seed, &src, &dst, err) < 0 :
 	    alloc_endpoints(n_edges, &src, &dst, err) < 0 ||
-	    rmat_fill(&m, n_edges, seed, src, dst, err) < 0) {
-		free(src);
-		free(dst);
-		return NULL;
-	}
-	if (shuffle && relabel(n_vertices, n_edges, seed, src, dst, err) < 0) {
+	    rmat_fill(&m, n_edges, seed, src, dst, err) < 0) ||
+	    (shuffle && relabel(n_vertices, n_edges, seed, src, dst,
+		err) < 0)) {
 		free(src);
 		free(dst);
 		return NULL;
