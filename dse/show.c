@@ -536,6 +536,14 @@ static int opt_i64(res_reader *r, const char *name, int64_t *v)
 	return res_read_attr_i64(r, name, v, &ignored) == dse_stat_ok;
 }
 
+/* An optional real attribute: 1 and *v when present, 0 otherwise. */
+static int opt_f64(res_reader *r, const char *name, double *v)
+{
+	dse_error ignored;
+
+	return res_read_attr_f64(r, name, v, &ignored) == dse_stat_ok;
+}
+
 /* The description line: what was explored, where and how. */
 static void print_header(FILE *out, res_reader *r, const char *file,
 	const char *kernel, const char *objectives)
@@ -569,7 +577,6 @@ static void print_counts(FILE *out, res_reader *r, const struct tab *t,
 	const struct show_cli *cli, int n_shown)
 {
 	int64_t evaluated, valid;
-	dse_error ignored;
 	double eps;
 	int i, first = 1;
 
@@ -587,8 +594,7 @@ static void print_counts(FILE *out, res_reader *r, const struct tab *t,
 			(long long) valid);
 	/* A thinned or boxed front is not the exact one; say how coarse. */
 	if (!strcmp(cli->table, "front") &&
-	    res_read_attr_f64(r, "front_resolution_reached", &eps,
-		&ignored) == dse_stat_ok && eps > 0)
+	    opt_f64(r, "front_resolution_reached", &eps) && eps > 0)
 		fprintf(out, ", one design per box of %.3g%% in every "
 			"objective", 100.0 * eps);
 	if (cli->sort)
