@@ -85,6 +85,12 @@ int dse_workload_knob_find(const dse_ctx *ctx, const char *name);
 dse_stat dse_workload_simulate(const dse_ctx *ctx, const int32_t *knobs,
 	int kind, const sim_cycle_opts *opt, sim_cycle_report *out,
 	dse_error *err);
+/* Why a workload's design point is illegal, when the family can say more
+ * than its status (an overlay names the layer that does not fit and the
+ * memory it lacks); "" otherwise.
+ */
+void dse_workload_why(const dse_ctx *ctx, const int32_t *knobs, char *buf,
+	size_t size);
 
 /* A design point as text: the AutoSA --sa-sizes string of a systolic
  * point, "knob=value ..." of a GNN one.

@@ -19,6 +19,8 @@ struct run {
 	sim_cycle_opts co;
 	sim_cycle_report rep;
 	double seconds;		/* wall time of the simulation */
+	char why[256];		/* an illegal workload design: what to
+				 * change ("" when the status says it all) */
 };
 
 static const char *mode_title(int mode)
@@ -80,6 +82,8 @@ static int print_timing(const dse_ctx *ctx, const struct run *r,
 	if (m->status != SIM_OK) {
 		fprintf(out, "  %-14s illegal: %s\n", "status",
 			sim_status_name(m->status));
+		if (r->why[0])
+			fprintf(out, "  %-14s %s\n", "why", r->why);
 		return 0;
 	}
 	fprintf(out, "  %-14s legal\n", "status");
@@ -219,7 +223,8 @@ static dse_stat print_run(const dse_ctx *ctx, const dse_simulate_opts *opts,
 			"simulation to standard output");
 	if (r->rep.metrics.status != SIM_OK)
 		return dse_error_set(err, DSE_E_RUNTIME, "illegal design %s: "
-			"%s", r->d.sa, sim_status_name(r->rep.metrics.status));
+			"%s", r->d.sa, r->why[0] ? r->why :
+			sim_status_name(r->rep.metrics.status));
 	return dse_stat_ok;
 }
 
@@ -341,6 +346,8 @@ static void workload_print_json(const dse_ctx *ctx, const dse_simulate_opts *o,
 	dse_json_str(out, "model", sim_model_kind_name(rep->model));
 	dse_json_str(out, "status", m->status == SIM_OK ? "ok" :
 		sim_status_name(m->status));
+	if (r->why[0])
+		dse_json_str(out, "why", r->why);
 	json_timing(rep, out);
 	dse_json_i64(out, "n_pe", m->n_pe);
 	dse_json_i64(out, "dsp", m->dsp);
@@ -375,6 +382,8 @@ static dse_stat workload_simulate_root(const dse_ctx *ctx,
 	st = dse_workload_simulate(ctx, r.d.knobs, opts->mode, &r.co,
 		&r.rep, err);
 	r.seconds = MPI_Wtime() - t0;
+	if (st == dse_stat_ok && r.rep.metrics.status != SIM_OK)
+		dse_workload_why(ctx, r.d.knobs, r.why, sizeof(r.why));
 	return print_run(ctx, opts, &r, st, workload_print_json,
 		workload_print_text, err);
 }

@@ -21,6 +21,7 @@
  * topology paths are read from the config file's folder.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -739,6 +740,17 @@ dse_stat dse_workload_simulate(const dse_ctx *ctx, const int32_t *knobs,
 		return tensil_family_simulate(ctx->tensil, knobs, kind, opt,
 			out, err);
 	return gnn_family_simulate(ctx->family, knobs, kind, opt, out, err);
+}
+
+void dse_workload_why(const dse_ctx *ctx, const int32_t *knobs, char *buf,
+	size_t size)
+{
+	if (size == 0)
+		return;
+	buf[0] = '\0';
+	if (ctx->tensil)
+		tensil_family_why(ctx->tensil, knobs, buf, size > INT_MAX ?
+			INT_MAX : (int) size);
 }
 
 static void eval_tensil(const void *model, const int32_t *knobs,

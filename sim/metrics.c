@@ -36,6 +36,8 @@ static const char *const status_names[SIM_N_STATUS] = {
 		"or multicast (1), double_buffer not 0 or 1, or a GNN "
 		"family's knobs that make no accelerator",
 	[SIM_FAILED] = "the cycle simulation failed",
+	[SIM_NO_FIT] = "a layer fits no tiling of the local memory and the "
+		"accumulators",
 };
 
 static int metric_valid(enum sim_metric m)

@@ -60,6 +60,9 @@ enum sim_status {
 	SIM_FAILED,		/* the cycle simulation of the point failed
 				 * (set by a search's second stage, which
 				 * records the point and goes on) */
+	SIM_NO_FIT,		/* a layer of an overlay's workload fits no
+				 * tiling of the local memory and the
+				 * accumulators */
 	SIM_N_STATUS
 };
 const char *sim_status_name(int status);

@@ -253,7 +253,7 @@ static void evaluate(const tensil_family *f, const int32_t *knobs,
 	tensil_plan_model(f->model, a, t);
 	if (t->status != TENSIL_FIT_OK) {
 		out->status = t->status == TENSIL_FIT_ARCH ? SIM_BAD_KNOB :
-			SIM_BAD_TILE;
+			SIM_NO_FIT;
 		return;
 	}
 	tensil_arch_resources(a, &f->board, &r);
@@ -374,6 +374,62 @@ void tensil_family_describe(const tensil_family *f, const int32_t *knobs,
 		(int) knobs[TENSIL_K_ARRAY], (int) knobs[TENSIL_K_LOCAL],
 		(int) knobs[TENSIL_K_ACC], dt ? dt : "?",
 		(int) knobs[TENSIL_K_MHZ], (int) knobs[TENSIL_K_DRAM_MBPS]);
+}
+
+/* The sentence for a layer that does not fit: which memory is short, by
+ * how much, and the knob that sets it.
+ */
+static int why_layer(const tensil_family *f, const tensil_arch *a, int i,
+	char *buf, size_t size)
+{
+	const tensil_layer *l = tensil_model_layer(f->model, i);
+	int n = tensil_model_n_layers(f->model);
+	tensil_plan p;
+
+	tensil_plan_layer(l, a, &p);
+	if (p.status == TENSIL_FIT_LOCAL)
+		return snprintf(buf, size, "layer '%s' (%d of %d): local "
+			"memory too small: its smallest stage needs %lld "
+			"vectors, local_depth is %lld", l->name, i + 1, n,
+			(long long) p.local_used, (long long) a->local_depth);
+	if (p.status == TENSIL_FIT_ACC)
+		return snprintf(buf, size, "layer '%s' (%d of %d): "
+			"accumulators too small: its smallest stage needs "
+			"%lld vectors, accumulator_depth is %lld", l->name,
+			i + 1, n, (long long) p.acc_used,
+			(long long) a->accumulator_depth);
+	return snprintf(buf, size, "layer '%s' (%d of %d): %s needs %lld "
+		"local and %lld accumulator vectors (local_depth %lld, "
+		"accumulator_depth %lld)", l->name, i + 1, n, l->global_pool ?
+		"its global pool takes every output at once and" :
+		"its pooling takes whole rows of outputs, and one pooled row",
+		(long long) p.local_used, (long long) p.acc_used,
+		(long long) a->local_depth, (long long) a->accumulator_depth);
+}
+
+int tensil_family_why(const tensil_family *f, const int32_t *knobs,
+	char *buf, int size)
+{
+	size_t n = size > 0 ? (size_t) size : 0;
+	tensil_arch a;
+	tensil_totals t;
+	const char *bad;
+	int k;
+
+	for (k = 0; k < TENSIL_N_KNOBS; k++)
+		if (knobs[k] < ranges[k].lo || knobs[k] > ranges[k].hi)
+			return snprintf(buf, n, "%s is %lld, outside %lld..%lld",
+				tensil_family_knob_name(k),
+				(long long) knobs[k], (long long) ranges[k].lo,
+				(long long) ranges[k].hi);
+	tensil_family_arch(f, knobs, &a);
+	bad = tensil_arch_check(&a);
+	if (bad)
+		return snprintf(buf, n, "%s", bad);
+	tensil_plan_model(f->model, &a, &t);
+	if (t.status == TENSIL_FIT_OK || t.bad_layer < 0)
+		return snprintf(buf, n, "%s", "");
+	return why_layer(f, &a, t.bad_layer, buf, n);
 }
 
 int tensil_tarch_json(const tensil_family *f, const int32_t *knobs,

@@ -25,7 +25,7 @@
  * accumulator_depth (vectors, 2..65536), data_type (0 FP16BP8, 1
  * FP32B16), mhz and dram_mbps (the DRAM bandwidth in MB/s, 10^6 bytes).
  * A value out of range makes the point SIM_BAD_KNOB; a layer that no
- * tiling fits makes it SIM_BAD_TILE.
+ * tiling fits makes it SIM_NO_FIT.
  */
 enum tensil_knob {
 	TENSIL_K_ARRAY = 0,
@@ -105,6 +105,16 @@ dse_stat tensil_family_simulate(const tensil_family *f, const int32_t *knobs,
  * dram_mbps=8500".
  */
 void tensil_family_describe(const tensil_family *f, const int32_t *knobs,
+	char *buf, int size);
+
+/* Why a point is illegal, in words a user can act on: the knob out of
+ * range, or the first layer no tiling fits with what its smallest stage
+ * needs, e.g. "layer 'conv5_block1_2' (38 of 70): local memory too
+ * small: its smallest stage needs 4,993 vectors, local_depth is 4,096".
+ * Writes "" for a legal point.  Returns the length the whole text needs,
+ * as snprintf.
+ */
+int tensil_family_why(const tensil_family *f, const int32_t *knobs,
 	char *buf, int size);
 
 /* The .tarch JSON of a design point, as Tensil's architecture files give

@@ -301,11 +301,15 @@ static int choose_shape(const tensil_layer *l, const struct tensil__geom *g,
 		rows_need(l, g, r, &p->local_used, &p->acc_used);
 		return TENSIL_FIT_OK;
 	}
-	if (g->whole || g->pooled)
+	if (g->whole || g->pooled) {
+		rows_need(l, g, 1, &p->local_used, &p->acc_used);
 		return TENSIL_FIT_WHOLE;
+	}
 	c = largest(l, g, a, l->out_w, 1);
 	if (c == 0) {
 		chunk_need(l, g, 1, &local, &acc);
+		p->local_used = local;
+		p->acc_used = acc;
 		return local > a->local_depth ? TENSIL_FIT_LOCAL :
 			TENSIL_FIT_ACC;
 	}

@@ -76,7 +76,9 @@ typedef struct tensil_plan {
 	int64_t stages_per_block;
 	int64_t stages;		/* blocks x stages_per_block */
 	int64_t weight_vectors;	/* per stage, from DRAM1 */
-	int64_t local_used;	/* the largest stage's local vectors */
+	int64_t local_used;	/* the largest stage's local vectors (the
+				 * smallest stage's when the layer does not
+				 * fit: what the memories lack) */
 	int64_t acc_used;	/* and accumulator vectors */
 	int64_t count[TENSIL_N_OPS];	/* instructions */
 	int64_t vectors[TENSIL_N_OPS];	/* vectors each class moves or

@@ -35,6 +35,17 @@ sys.exit(0 if abs(s["cycles"] - f["cycles"]) <= 0.05 * f["cycles"] and
          0.5 * f["cycles"] <= a["cycles"] <= 2.0 * f["cycles"] else 1)
 PYEOF
 	fail "sampled or analytic far from full"
+# A design a layer does not fit: exit 1, the status and the layer with the
+# memory it lacks, in text and in JSON.
+run_status 1 "illegal design" simulate --design "array_size=12 local_depth=64" "$RN"
+grep -q "local memory too small" <<<"$out" &&
+	grep -q "why .*layer '.*' (.* of .*): local memory too small: its smallest stage needs [0-9]* vectors, local_depth is 64" <<<"$out" &&
+	grep -q "illegal design.*local_depth is 64" <<<"$err" && ok ||
+	fail "illegal design: $out $err"
+"$DSE" simulate --json --design "array_size=12 local_depth=64" "$RN" \
+	>"$TMP/bad.json" 2>/dev/null
+json "$TMP/bad.json" "d['status'].startswith('a layer fits no tiling') and \
+'local_depth is 64' in d['why']" && ok || fail "illegal design: JSON why"
 run_status 2 "unknown --design knob" simulate --design "n_pe=4" "$RN"
 grep -q "no knob 'n_pe'" <<<"$err" && ok || fail "unknown knob: $err"
 

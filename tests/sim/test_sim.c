@@ -611,6 +611,8 @@ static const struct status_case {
 	  "or multicast (1), double_buffer not 0 or 1, or a GNN family's "
 	  "knobs that make no accelerator" },
 	{ SIM_FAILED, "the cycle simulation failed" },
+	{ SIM_NO_FIT, "a layer fits no tiling of the local memory and the "
+	  "accumulators" },
 	{ SIM_N_STATUS, "unknown status" },
 	{ -1, "unknown status" },
 };

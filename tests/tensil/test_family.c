@@ -116,28 +116,45 @@ static void test_eval(void **state)
 	tensil_family_free(f);
 }
 
+/* The figure after "needs " in a why-sentence. */
+static long long needed(const char *why)
+{
+	const char *p = strstr(why, "needs ");
+
+	return p ? atoll(p + 6) : -1;
+}
+
 static void test_illegal(void **state)
 {
 	static const struct {
 		int knob;
 		int32_t value;
 		int status;
+		const char *why;	/* a part of tensil_family_why's text */
+		const char *why2;	/* and another */
 	} cases[] = {
-		{ TENSIL_K_ARRAY, 1, SIM_BAD_KNOB },
-		{ TENSIL_K_ARRAY, 257, SIM_BAD_KNOB },
-		{ TENSIL_K_LOCAL, 65537, SIM_BAD_KNOB },
-		{ TENSIL_K_ACC, 1, SIM_BAD_KNOB },
-		{ TENSIL_K_DTYPE, 2, SIM_BAD_KNOB },
-		{ TENSIL_K_MHZ, 0, SIM_BAD_KNOB },
-		{ TENSIL_K_DRAM_MBPS, -5, SIM_BAD_KNOB },
+		{ TENSIL_K_ARRAY, 1, SIM_BAD_KNOB,
+		  "array_size is 1, outside 2..256", "" },
+		{ TENSIL_K_ARRAY, 257, SIM_BAD_KNOB, "array_size is 257", "" },
+		{ TENSIL_K_LOCAL, 65537, SIM_BAD_KNOB,
+		  "local_depth is 65537, outside 2..65536", "" },
+		{ TENSIL_K_ACC, 1, SIM_BAD_KNOB, "accumulator_depth is 1", "" },
+		{ TENSIL_K_DTYPE, 2, SIM_BAD_KNOB, "data_type is 2", "" },
+		{ TENSIL_K_MHZ, 0, SIM_BAD_KNOB, "mhz is 0", "" },
+		{ TENSIL_K_DRAM_MBPS, -5, SIM_BAD_KNOB,
+		  "dram_mbps is -5, outside 1..1000000", "" },
 		/* conv5's 3 x 3 x 512 weights on 16 x 16: 9 x 32 x 16 + 1 =
 		 * 4609 vectors, more than 4096.
 		 */
-		{ TENSIL_K_LOCAL, 4096, SIM_BAD_TILE },
+		{ TENSIL_K_LOCAL, 4096, SIM_NO_FIT,
+		  "layer 'conv5_block1_2' (49 of 57): local memory too small",
+		  "local_depth is 4096" },
 		/* conv1's 3 x 3 max pool needs three whole rows of its
 		 * 112-wide output in the accumulators: 16 are too few.
 		 */
-		{ TENSIL_K_ACC, 16, SIM_BAD_TILE },
+		{ TENSIL_K_ACC, 16, SIM_NO_FIT,
+		  "layer 'conv1' (1 of 57): its pooling takes whole rows",
+		  "accumulator_depth 16)" },
 	};
 	tensil_family *f = make("resnet50v2", "ultra96-v2");
 	size_t c;
@@ -148,6 +165,7 @@ static void test_illegal(void **state)
 		sim_metrics out;
 		sim_cycle_report rep;
 		dse_error err = { 0 };
+		char why[256];
 
 		tensil_family_defaults(f, k);
 		k[cases[c].knob] = cases[c].value;
@@ -160,8 +178,61 @@ static void test_illegal(void **state)
 		assert_int_equal(tensil_family_simulate(f, k, SIM_MODEL_FULL,
 			NULL, &rep, &err), dse_stat_ok);
 		assert_int_equal(rep.metrics.status, cases[c].status);
+		assert_true(tensil_family_why(f, k, why, sizeof(why)) <
+			(int) sizeof(why));
+		if (!strstr(why, cases[c].why) || !strstr(why, cases[c].why2))
+			fail_msg("case %zu: why is \"%s\", want \"%s\" and "
+				"\"%s\"", c, why, cases[c].why,
+				cases[c].why2);
 	}
 	tensil_family_free(f);
+}
+
+/* The local memory a why-sentence says a layer needs is what it needs:
+ * one vector less and the layer still does not fit, that many and it
+ * does (the sentence then names a later layer, or none).
+ */
+static void test_why_needs(void **state)
+{
+	static const struct {
+		const char *model, *board;
+		int32_t array, local;
+	} cases[] = {
+		{ "resnet50v2", "ultra96-v2", 16, 4096 },
+		{ "resnet50v2", "arty-a7-35", 8, 4096 },
+		{ "yolov4-tiny", "pynq-z1", 12, 1024 },
+		{ "resnet20v2", "pynq-z1", 12, 64 },
+	};
+	size_t c;
+
+	(void) state;
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		tensil_family *f = make(cases[c].model, cases[c].board);
+		int32_t k[TENSIL_N_KNOBS];
+		char why[256], again[256];
+		long long need;
+
+		tensil_family_defaults(f, k);
+		k[TENSIL_K_ARRAY] = cases[c].array;
+		k[TENSIL_K_LOCAL] = cases[c].local;
+		tensil_family_why(f, k, why, sizeof(why));
+		need = needed(why);
+		if (!strstr(why, "local memory too small") ||
+		    need <= cases[c].local || need > 65536)
+			fail_msg("case %zu: why is \"%s\"", c, why);
+		k[TENSIL_K_LOCAL] = (int32_t) need - 1;
+		tensil_family_why(f, k, again, sizeof(again));
+		if (strncmp(again, why, (size_t) (strstr(why, "local_depth") -
+		    why)))
+			fail_msg("case %zu: %lld vectors less one: \"%s\"", c,
+				need, again);
+		k[TENSIL_K_LOCAL] = (int32_t) need;
+		tensil_family_why(f, k, again, sizeof(again));
+		if (!strncmp(again, why, (size_t) (strstr(why, ")") - why)))
+			fail_msg("case %zu: %lld vectors: \"%s\"", c, need,
+				again);
+		tensil_family_free(f);
+	}
 }
 
 static void test_alloc(void **state)
@@ -309,6 +380,7 @@ int main(void)
 		cmocka_unit_test(test_knobs),
 		cmocka_unit_test(test_eval),
 		cmocka_unit_test(test_illegal),
+		cmocka_unit_test(test_why_needs),
 		cmocka_unit_test(test_alloc),
 		cmocka_unit_test(test_cycle_models),
 		cmocka_unit_test(test_describe_json),
