@@ -328,6 +328,195 @@ static void test_nsga_sort(void **state)
 	assert_true(fabs(ind[2].crowd - 2.0) < 1e-12);
 }
 
+/* Random populations against the definition: a point's rank is 0 when
+ * nothing dominates it, else one more than the largest rank of those that
+ * do; the crowding distance of a front member is the sum over objectives
+ * of the gap between its neighbours in that objective over the front's
+ * span, infinite at either end.  Small value ranges make ties and
+ * duplicates; a NaN objective takes the other ranking path.
+ */
+struct nsga_case {
+	int n, n_obj;
+	int values;		/* objectives drawn from 0..values-1 */
+	int infeasible, illegal;	/* percent of the points */
+	int nan;		/* percent of feasible points with a NaN */
+};
+
+static const struct nsga_case nsga_cases[] = {
+	{ 1, 2, 10, 0, 0, 0 },
+	{ 2, 2, 1, 0, 0, 0 },
+	{ 40, 2, 1000000, 0, 0, 0 },
+	{ 256, 2, 1000000, 10, 5, 0 },
+	{ 256, 2, 8, 10, 5, 0 },
+	{ 200, 3, 6, 20, 10, 0 },
+	{ 300, 4, 1000, 0, 0, 0 },
+	{ 128, 6, 3, 5, 5, 0 },
+	{ 64, 1, 20, 10, 10, 0 },
+	{ 100, 2, 10, 10, 10, 5 },
+};
+
+static uint64_t nsga_rng(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+	return *s >> 33;
+}
+
+static int oracle_dom(int n_obj, const search__indiv *a,
+	const search__indiv *b)
+{
+	int o, strict = 0;
+
+	if (a->cls != b->cls)
+		return a->cls < b->cls;
+	if (a->cls == 1)
+		return a->viol < b->viol;
+	if (a->cls == 2)
+		return 0;
+	for (o = 0; o < n_obj; o++) {
+		if (a->obj[o] > b->obj[o])
+			return 0;
+		strict |= a->obj[o] < b->obj[o];
+	}
+	return strict;
+}
+
+static void oracle_ranks(int n_obj, const search__indiv *ind, int n,
+	int *rank)
+{
+	int i, j, changed = 1;
+
+	for (i = 0; i < n; i++)
+		rank[i] = 0;
+	/* Relax until no rank grows: the longest chain of dominators. */
+	while (changed) {
+		changed = 0;
+		for (i = 0; i < n; i++)
+			for (j = 0; j < n; j++)
+				if (oracle_dom(n_obj, &ind[j], &ind[i]) &&
+				    rank[i] < rank[j] + 1) {
+					rank[i] = rank[j] + 1;
+					changed = 1;
+				}
+	}
+}
+
+/* The crowding distance of member i of its front, by its definition
+ * (ties in an objective ordered by position, as the ranking orders them).
+ */
+static double oracle_crowd(int n_obj, const search__indiv *ind, int n,
+	const int *rank, int i)
+{
+	double d = 0;
+	int o, j;
+
+	if (ind[i].cls == 2)
+		return 0;
+	for (o = 0; o < n_obj; o++) {
+		double lo = HUGE_VAL, hi = -HUGE_VAL, below = -HUGE_VAL;
+		double above = HUGE_VAL;
+		int first = 1, last = 1;
+		double v = ind[i].obj[o];
+
+		for (j = 0; j < n; j++) {
+			double u = ind[j].obj[o];
+			int earlier = u < v || (u == v && j < i);
+			int later = u > v || (u == v && j > i);
+
+			if (rank[j] != rank[i])
+				continue;
+			lo = u < lo ? u : lo;
+			hi = u > hi ? u : hi;
+			if (j != i && earlier) {
+				first = 0;
+				below = u > below ? u : below;
+			}
+			if (j != i && later) {
+				last = 0;
+				above = u < above ? u : above;
+			}
+		}
+		if (first || last)
+			return 1e300;
+		if (hi > lo)
+			d += (above - below) / (hi - lo);
+	}
+	return d;
+}
+
+/* The population's order: rank, then crowding (larger first), then index. */
+static int cmp_order(const search__indiv *a, const search__indiv *b)
+{
+	if (a->rank != b->rank)
+		return a->rank < b->rank ? -1 : 1;
+	if (a->crowd != b->crowd)
+		return a->crowd > b->crowd ? -1 : 1;
+	return (a->p.index > b->p.index) - (a->p.index < b->p.index);
+}
+
+static void test_nsga_random(void **state)
+{
+	size_t c;
+
+	(void) state;
+	for (c = 0; c < sizeof(nsga_cases) / sizeof(nsga_cases[0]); c++) {
+		const struct nsga_case *k = &nsga_cases[c];
+		search__indiv *ind = calloc((size_t) k->n, sizeof(*ind));
+		int *rank = calloc((size_t) k->n, sizeof(int));
+		double *crowd = calloc((size_t) k->n, sizeof(double));
+		uint64_t seed = 7 + c;
+		search_options opt;
+		search__ctx ctx;
+		int i, o;
+
+		assert_non_null(ind);
+		assert_non_null(rank);
+		assert_non_null(crowd);
+		base_options(&opt, SEARCH_GENETIC);
+		opt.n_obj = k->n_obj;
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.opt = &opt;
+		for (i = 0; i < k->n; i++) {
+			int roll = (int) (nsga_rng(&seed) % 100);
+
+			ind[i].p.index = (uint64_t) i;
+			ind[i].cls = roll < k->illegal ? 2 :
+				roll < k->illegal + k->infeasible ? 1 : 0;
+			ind[i].viol = ind[i].cls == 1 ?
+				(double) (nsga_rng(&seed) % 5) : 0;
+			for (o = 0; o < k->n_obj; o++)
+				ind[i].obj[o] = (double) (nsga_rng(&seed) %
+					(uint64_t) k->values);
+			if (ind[i].cls == 0 &&
+			    (int) (nsga_rng(&seed) % 100) < k->nan)
+				ind[i].obj[0] = NAN;
+		}
+		oracle_ranks(k->n_obj, ind, k->n, rank);
+		/* NaN objectives make no total order; their crowding has no
+		 * definition to check against.
+		 */
+		for (i = 0; i < k->n && !k->nan; i++)
+			crowd[i] = oracle_crowd(k->n_obj, ind, k->n, rank, i);
+		assert_int_equal(search__nsga_sort(&ctx, ind, k->n), 0);
+		for (i = 0; i < k->n; i++) {
+			int at = (int) ind[i].p.index;
+
+			if (ind[i].rank != rank[at])
+				fail_msg("case %zu: point %d has rank %d, by "
+					"definition %d", c, at, ind[i].rank,
+					rank[at]);
+			if (!k->nan && fabs(ind[i].crowd - crowd[at]) >
+			    1e-9 * (1 + fabs(crowd[at])))
+				fail_msg("case %zu: point %d crowding %g, by "
+					"definition %g", c, at, ind[i].crowd,
+					crowd[at]);
+			if (i > 0 && cmp_order(&ind[i - 1], &ind[i]) > 0)
+				fail_msg("case %zu: rows %d and %d out of "
+					"order", c, i - 1, i);
+		}
+		free(ind), free(rank), free(crowd);
+	}
+}
+
 /* --- determinism and budgets ---------------------------------------------- */
 
 static void test_same_front_any_ranks(void **state)
@@ -847,6 +1036,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_operators),
 		cmocka_unit_test(test_nsga_sort),
+		cmocka_unit_test(test_nsga_random),
 		cmocka_unit_test(test_same_front_any_ranks),
 		cmocka_unit_test(test_budget_exact),
 		cmocka_unit_test(test_budget_seconds),
