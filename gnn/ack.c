@@ -342,7 +342,7 @@ static inline void sddmm_edge(struct ack_state *s, int64_t i, uint32_t src,
 }
 
 void gnn__ack_run(const struct gnn__ack_cfg *c, const uint32_t *src,
-	const uint32_t *dst, const int64_t *order, const uint32_t *perm,
+	const uint32_t *dst, const uint32_t *order, const uint32_t *perm,
 	int64_t n, struct gnn__ack_stats *out)
 {
 	struct ack_state s;
@@ -527,7 +527,7 @@ int64_t gnn__ack_round_low(int c)
 		o);
 }
 
-int64_t gnn__ack_interleave(const uint32_t *dst, const int64_t *order,
+int64_t gnn__ack_interleave(const uint32_t *dst, const uint32_t *order,
 	int64_t n, uint32_t dst_base, uint32_t *cnt, int64_t *end,
 	uint32_t *perm)
 {
@@ -596,7 +596,7 @@ static void sub_loads(const struct gnn__ack_part *p, int64_t s,
 {
 	int64_t hs[GNN__ACK_MAX_PSYS] = { 0 }, hd[GNN__ACK_MAX_PSYS] = { 0 };
 	int64_t i, n = p->sub_edges[s];
-	const int64_t *order = p->order + p->sub_off[s];
+	const uint32_t *order = p->order + p->sub_off[s];
 	int lp, j;
 
 	for (i = 0; i < n; i++) {
@@ -726,7 +726,7 @@ static void count_row(const struct gnn__ack_part *p,
 static void count_indices(const struct gnn__ack_part *p, int64_t s,
 	const uint32_t *perm, uint16_t *hist)
 {
-	const int64_t *order = p->order + p->sub_off[s];
+	const uint32_t *order = p->order + p->sub_off[s];
 	int64_t q;
 
 	for (q = 0; q < p->sub_edges[s]; q++) {
@@ -1066,7 +1066,7 @@ static double predict(const struct est_walk *w, const double *f)
 static void gather(struct est_walk *w, int64_t off, int64_t a, int64_t len)
 {
 	const struct gnn__ack_part *p = w->p;
-	const int64_t *order = p->order + off;
+	const uint32_t *order = p->order + off;
 	int64_t q;
 
 	if (p->perm) {

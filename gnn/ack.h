@@ -95,7 +95,7 @@ int gnn__ack_cfg_ok(const struct gnn__ack_cfg *c);
  * "c" must pass gnn__ack_cfg_ok.  Fills "out" (all zero for n = 0).
  */
 void gnn__ack_run(const struct gnn__ack_cfg *c, const uint32_t *src,
-	const uint32_t *dst, const int64_t *order, const uint32_t *perm,
+	const uint32_t *dst, const uint32_t *order, const uint32_t *perm,
 	int64_t n, struct gnn__ack_stats *out);
 
 /* The expected largest count among "bins" equally likely bins after
@@ -154,7 +154,7 @@ int64_t gnn__ack_round_low(int c);
  * destination of the subshard, indexed by dst - dst_base: all zero on
  * entry, and left so.  O(n + R).
  */
-int64_t gnn__ack_interleave(const uint32_t *dst, const int64_t *order,
+int64_t gnn__ack_interleave(const uint32_t *dst, const uint32_t *order,
 	int64_t n, uint32_t dst_base, uint32_t *cnt, int64_t *end,
 	uint32_t *perm);
 
@@ -215,7 +215,7 @@ _Static_assert(GNN__ACK_POS_BLOCK <= UINT16_MAX, "block counts in 16 bits");
  */
 struct gnn__ack_part {
 	const uint32_t *src, *dst;
-	const int64_t *order;
+	const uint32_t *order;
 	int64_t rows, n_sub, n_edges, n1;
 	const int64_t *row_first, *sub_off, *sub_edges;
 	const uint32_t *perm;

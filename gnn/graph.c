@@ -39,7 +39,7 @@ struct gnn_shards {
 	int64_t n1;
 	int64_t count;		/* shards per side */
 	int64_t *offset;	/* count * count + 1 entries */
-	int64_t *edges;		/* n_edges edge numbers */
+	uint32_t *edges;	/* n_edges edge numbers (n_edges < 2^32) */
 };
 
 /* Runs at most this long are sorted by insertion: below it the 256-entry
@@ -467,7 +467,7 @@ static void fill_shards(gnn_shards *s, uint32_t *blk)
 			sum += x;
 		}
 		for (e = lo; e < hi; e++)
-			s->edges[off[blk[g->src[e]]]++] = e;
+			s->edges[off[blk[g->src[e]]]++] = (uint32_t) e;
 		/* The scatter left every start at the next one's: shift
 		 * back.
 		 */
@@ -492,6 +492,15 @@ gnn_shards *gnn_shards_alloc(const gnn_graph *g, int64_t n1, dse_error *err)
 		dse_error_set(err, DSE_E_INPUT,
 			"shard height n1 must be at least 1, not %lld",
 			(long long) n1);
+		return NULL;
+	}
+	/* Edge numbers are kept in 32 bits: a partition of a large graph
+	 * costs 4 bytes an edge less, a third of it.
+	 */
+	if (g->n_edges > (int64_t) UINT32_MAX) {
+		dse_error_set(err, DSE_E_INPUT, "the graph has %lld edges; "
+			"partitioning takes at most %lu",
+			(long long) g->n_edges, (unsigned long) UINT32_MAX);
 		return NULL;
 	}
 	k = (g->n_vertices + n1 - 1) / n1;
@@ -559,7 +568,7 @@ int64_t gnn_shards_offset(const gnn_shards *s, int64_t i, int64_t j)
 	return s->offset[i * s->count + j];
 }
 
-const int64_t *gnn_shards_edges(const gnn_shards *s)
+const uint32_t *gnn_shards_edges(const gnn_shards *s)
 {
 	return s ? s->edges : NULL;
 }

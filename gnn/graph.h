@@ -183,8 +183,9 @@ int64_t gnn_shards_count(const gnn_shards *s);
 int64_t gnn_shards_edges_in(const gnn_shards *s, int64_t i, int64_t j);
 int64_t gnn_shards_offset(const gnn_shards *s, int64_t i, int64_t j);
 /* Edge numbers (indices into the graph's src/dst/weight arrays) in
- * subshard order: every edge exactly once.
+ * subshard order: every edge exactly once.  32 bits: gnn_shards_alloc
+ * refuses a graph of 2^32 edges or more.
  */
-const int64_t *gnn_shards_edges(const gnn_shards *s);
+const uint32_t *gnn_shards_edges(const gnn_shards *s);
 
 #endif

@@ -61,7 +61,7 @@ static dse_stat sub_distinct(struct ovl_part *p, const gnn_graph *g,
 	dse_error *err)
 {
 	const uint32_t *src = gnn_graph_src(g), *dst = gnn_graph_dst(g);
-	const int64_t *order = gnn_shards_edges(p->shards);
+	const uint32_t *order = gnn_shards_edges(p->shards);
 	int64_t n = p->n_sub ? p->n_sub : 1, i, s, e;
 	int64_t *seen = malloc((size_t) (2 * p->n1) * sizeof(int64_t));
 

@@ -139,7 +139,7 @@ static void test_hand(void **state)
 static void test_order(void **state)
 {
 	static const uint32_t src[4] = { 3, 2, 1, 0 }, dst[4] = { 0, 0, 0, 0 };
-	static const int64_t order[4] = { 3, 2, 1, 0 };
+	static const uint32_t order[4] = { 3, 2, 1, 0 };
 	struct gnn__ack_cfg c;
 	struct gnn__ack_stats a;
 
@@ -332,7 +332,7 @@ static void test_interleave_two(void **state)
 {
 	static const uint32_t src[6] = { 0, 2, 4, 1, 3, 5 };
 	static const uint32_t dst[6] = { 0, 0, 0, 1, 1, 1 };
-	static const int64_t order[6] = { 0, 1, 2, 3, 4, 5 };
+	static const uint32_t order[6] = { 0, 1, 2, 3, 4, 5 };
 	static const uint32_t want_perm[6] = { 0, 3, 1, 4, 2, 5 };
 	static const int64_t want_end[3] = { 2, 4, 6 };
 	uint32_t cnt[4] = { 0 }, perm[6];
