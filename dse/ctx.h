@@ -91,6 +91,14 @@ dse_stat dse_workload_simulate(const dse_ctx *ctx, const int32_t *knobs,
  */
 void dse_workload_why(const dse_ctx *ctx, const int32_t *knobs, char *buf,
 	size_t size);
+/* Builds what a GNN family needs for one design whose knob values the
+ * sweep's [space] did not name (partitions and plans of its n_pe,
+ * feat_rows and feat_cols), so that `dse simulate --design` takes any
+ * design.  Changes the family behind the const context: call it on one
+ * rank, before any evaluation, as dse simulate does.
+ */
+dse_stat dse_workload_prepare_design(const dse_ctx *ctx,
+	const int32_t *knobs, dse_error *err);
 
 /* A design point as text: the AutoSA --sa-sizes string of a systolic
  * point, "knob=value ..." of a GNN one.

@@ -376,6 +376,9 @@ static dse_stat workload_simulate_root(const dse_ctx *ctx,
 	if (st != dse_stat_ok)
 		return st;
 	dse_design_text(ctx, r.d.knobs, r.d.sa, sizeof(r.d.sa));
+	st = dse_workload_prepare_design(ctx, r.d.knobs, err);
+	if (st != dse_stat_ok)
+		return st;
 	r.co.samples = opts->samples;
 	r.co.seed = (uint64_t) (opts->seed >= 0 ? opts->seed : ctx->seed);
 	t0 = MPI_Wtime();

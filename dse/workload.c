@@ -751,6 +751,24 @@ void dse_workload_why(const dse_ctx *ctx, const int32_t *knobs, char *buf,
 	if (ctx->tensil)
 		tensil_family_why(ctx->tensil, knobs, buf, size > INT_MAX ?
 			INT_MAX : (int) size);
+	else if (ctx->family)
+		gnn_family_why(ctx->family, knobs, buf, size > INT_MAX ?
+			INT_MAX : (int) size);
+}
+
+dse_stat dse_workload_prepare_design(const dse_ctx *ctx,
+	const int32_t *knobs, dse_error *err)
+{
+	int k;
+
+	for (k = 0; ctx->family && k < dse_workload_n_knobs(ctx); k++) {
+		int64_t v = knobs[k];
+		dse_stat st = gnn_family_prepare(ctx->family, k, &v, 1, err);
+
+		if (st != dse_stat_ok)
+			return st;
+	}
+	return dse_stat_ok;
 }
 
 static void eval_tensil(const void *model, const int32_t *knobs,

@@ -40,6 +40,7 @@
  * version are in dataflow_sim.c, what both share in dataflow_internal.h.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -751,6 +752,43 @@ static dse_stat df_simulate(const void *self, const int32_t *knobs,
 	return dse_stat_ok;
 }
 
+/* --- why a point is illegal ---------------------------------------------- */
+
+static int df_why(const void *self, const int32_t *knobs, char *buf,
+	size_t size)
+{
+	const struct dflow *d = self;
+	struct dpt p;
+	int i;
+
+	for (i = 0; i < N_KNOBS; i++)
+		if (knobs[i] < 1 || knobs[i] > knob_max[i])
+			return snprintf(buf, size, "%s is %d, outside 1..%lld",
+				gnn_family_knob_name(GNN_DATAFLOW, i),
+				(int) knobs[i],
+				(long long) knob_max[i]);
+	read_point(d, knobs, &p);
+	for (i = 0; i < d->n_pass; i++) {
+		const struct pass *q = &d->pass[i];
+		struct pgeo g;
+
+		if (gnn__df_pass_geo(&p, q, &g) == SIM_OK)
+			continue;
+		if (g.nc > p.cores)
+			return snprintf(buf, size, "pass %d of %d: a node's "
+				"%lld features need %d aggregation cores, the "
+				"%d x %d mesh has %d", i + 1, d->n_pass,
+				(long long) q->f, g.nc, p.rows, p.cols,
+				p.cores);
+		return snprintf(buf, size, "pass %d of %d: feat_kb = %d has "
+			"room for %lld of a node's %lld-feature aggregations, "
+			"fewer than the 2 double-buffering needs", i + 1,
+			d->n_pass, (int) knobs[K_FEAT_KB], (long long) g.n_ab,
+			(long long) q->f);
+	}
+	return snprintf(buf, size, "%s", "");
+}
+
 const struct gnn__family_ops gnn__dataflow_ops = {
-	df_alloc, df_free, df_prepare, df_eval, df_simulate
+	df_alloc, df_free, df_prepare, df_eval, df_simulate, df_why
 };

@@ -182,6 +182,12 @@ dse_stat gnn_family_simulate(const gnn_family *f, const int32_t *knobs,
 	return f->ops->simulate(f->self, knobs, kind, opt, out, err);
 }
 
+int gnn_family_why(const gnn_family *f, const int32_t *knobs, char *buf,
+	int size)
+{
+	return f->ops->why(f->self, knobs, buf, size > 0 ? (size_t) size : 0);
+}
+
 void gnn_family_describe(const gnn_family *f, const int32_t *knobs,
 	char *buf, int size)
 {

@@ -94,6 +94,15 @@ dse_stat gnn_family_simulate(const gnn_family *f, const int32_t *knobs,
 	int kind, const sim_cycle_opts *opt, sim_cycle_report *out,
 	dse_error *err);
 
+/* Why a point is illegal, in words a user can act on: the knob out of
+ * range, the buffer that is not a multiple of p_sys, the layer whose
+ * features the mesh cannot hold, ...  Writes "" for a legal point and
+ * for a status whose name says it all.  Returns the length the whole text
+ * needs, as snprintf.
+ */
+int gnn_family_why(const gnn_family *f, const int32_t *knobs, char *buf,
+	int size);
+
 /* A one-line description of a design point for reports and the front's
  * "design" column, e.g. "n_pe=8 p_sys=16 ... dram_gbps=77".
  */

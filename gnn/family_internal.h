@@ -21,6 +21,9 @@ struct gnn__family_ops {
 	dse_stat (*simulate)(const void *self, const int32_t *knobs,
 		int kind, const sim_cycle_opts *opt, sim_cycle_report *out,
 		dse_error *err);
+	/* Why a point is illegal (gnn_family_why). */
+	int (*why)(const void *self, const int32_t *knobs, char *buf,
+		size_t size);
 };
 
 /* gnn-overlay (overlay.c) and gnn-dataflow (dataflow.c). */

@@ -55,6 +55,7 @@
  * in every model.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1072,10 +1073,91 @@ static dse_stat overlay_simulate(const void *self, const int32_t *knobs,
 	return dse_stat_ok;
 }
 
+/* --- why a point is illegal ---------------------------------------------- */
+
+/* The knob range checks of read_point, in words: "" when all pass. */
+static int ovl_range_why(const int32_t *v, char *buf, size_t size)
+{
+	static const struct {
+		int k;
+		int64_t lo, hi;
+	} range[] = {
+		{ K_PE, 1, limits.max_pe }, { K_PSYS, limits.min_psys,
+		limits.max_psys }, { K_WROWS, 2, INT32_MAX },
+		{ K_EROWS, 2, INT32_MAX }, { K_N1, 1, INT32_MAX },
+		{ K_N2, 1, INT32_MAX }, { K_MHZ, 1, (int64_t) limits.max_mhz },
+		{ K_GBPS, 1, INT32_MAX },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(range) / sizeof(range[0]); i++)
+		if (v[range[i].k] < range[i].lo || v[range[i].k] > range[i].hi)
+			return snprintf(buf, size, "%s is %d, outside "
+				"%lld..%lld", knob_names[range[i].k],
+				(int) v[range[i].k], (long long) range[i].lo,
+				(long long) range[i].hi);
+	if (log2_of(v[K_PSYS]) < 0)
+		return snprintf(buf, size, "p_sys is %d, not a power of two",
+			(int) v[K_PSYS]);
+	if (v[K_N1] % v[K_PSYS] || v[K_N2] % v[K_PSYS])
+		return snprintf(buf, size, "%s (%d) is not a multiple of p_sys "
+			"(%d): the feature buffer is split among p_sys banks",
+			v[K_N1] % v[K_PSYS] ? "feat_rows" : "feat_cols",
+			(int) v[v[K_N1] % v[K_PSYS] ? K_N1 : K_N2],
+			(int) v[K_PSYS]);
+	return snprintf(buf, size, "%s", "");
+}
+
+static int overlay_why(const void *self, const int32_t *knobs, char *buf,
+	size_t size)
+{
+	const struct overlay *o = self;
+	int32_t v[N_KNOBS];
+	int64_t h[MAX_HEIGHTS];
+	int k, n, i, any = 0, len;
+
+	for (k = 0; k < N_KNOBS; k++)
+		v[k] = knobs[o->knob[k]];
+	len = ovl_range_why(v, buf, size);
+	if (len > 0)
+		return len;
+	for (k = 0; k < N_KNOBS; k++)
+		if ((k == K_PE || k == K_N1 || k == K_N2) &&
+		    !gnn__ovl_has_value(&o->prepared[k], v[k]))
+			return snprintf(buf, size, "%s = %d is not among the "
+				"values the sweep was prepared for",
+				knob_names[k], (int) v[k]);
+	{
+		struct point pt;
+		struct totals t;
+		sim_metrics m;
+
+		evaluate(o, knobs, NULL, &pt, &t, &m);
+		if (m.status != SIM_BAD_KNOB)
+			return snprintf(buf, size, "%s", "");
+	}
+	/* read_point passed, so choose found no partition: no shard
+	 * height of the ladder is a multiple of p_sys.
+	 */
+	n = gnn__ovl_shard_heights(o, v[K_PE], v[K_N1], h);
+	for (i = 0; i < n; i++)
+		any |= h[i] % v[K_PSYS] == 0;
+	if (!any)
+		return snprintf(buf, size, "none of the %d shard heights the "
+			"compiler derives from feat_rows = %d and n_pe = %d "
+			"(the largest %lld) is a multiple of p_sys = %d", n,
+			(int) v[K_N1], (int) v[K_PE],
+			(long long) (n ? h[0] : 0), (int) v[K_PSYS]);
+	return snprintf(buf, size, "no partition of the graph fits "
+		"feat_rows = %d x feat_cols = %d", (int) v[K_N1],
+		(int) v[K_N2]);
+}
+
 const struct gnn__family_ops gnn__overlay_ops = {
 	overlay_alloc,
 	overlay_free,
 	gnn__ovl_prepare,
 	overlay_eval,
 	overlay_simulate,
+	overlay_why,
 };

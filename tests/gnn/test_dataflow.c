@@ -397,6 +397,7 @@ struct bad_case {
 	int32_t fixed;		/* a legal value of the knob */
 	int other;		/* and of one more knob (-1: none) */
 	int32_t other_value;
+	const char *why;	/* a part of gnn_family_why's text */
 };
 
 /* Knob values out of range, and legal values that cannot run the model:
@@ -404,16 +405,24 @@ struct bad_case {
  * buffer holds 1024 / (16 x 16 x 4) = 1 slot of 256 features (2 KiB: 2).
  */
 static const struct bad_case bad_cases[] = {
-	{ "no nodeslot", SLOTS, 0, 16, 1, -1, 0 },
-	{ "negative fetch tags", TAGS, -1, 16, 1, -1, 0 },
-	{ "no mesh row", ROWS, 0, 16, 1, -1, 0 },
-	{ "mesh of 257 columns", COLS, 257, 16, 256, -1, 0 },
-	{ "no transformation module", FTE, 0, 16, 1, -1, 0 },
-	{ "no buffer", FEAT_KB, 0, 16, 1, -1, 0 },
-	{ "no clock", MHZ, 0, 16, 1, -1, 0 },
-	{ "no DRAM", GBPS, 0, 16, 1, -1, 0 },
-	{ "too few cores for 1040 features", ROWS, 8, 1040, 8, COLS, 9 },
-	{ "buffer below two slots", FEAT_KB, 1, 256, 2, -1, 0 },
+	{ "no nodeslot", SLOTS, 0, 16, 1, -1, 0,
+	  "slots is 0, outside 1..65536" },
+	{ "negative fetch tags", TAGS, -1, 16, 1, -1, 0,
+	  "fetch_tags is -1, outside 1..65536" },
+	{ "no mesh row", ROWS, 0, 16, 1, -1, 0,
+	  "mesh_rows is 0, outside 1..256" },
+	{ "mesh of 257 columns", COLS, 257, 16, 256, -1, 0,
+	  "mesh_cols is 257, outside 1..256" },
+	{ "no transformation module", FTE, 0, 16, 1, -1, 0,
+	  "fte is 0, outside 1..4096" },
+	{ "no buffer", FEAT_KB, 0, 16, 1, -1, 0, "feat_kb is 0, outside 1.." },
+	{ "no clock", MHZ, 0, 16, 1, -1, 0, "mhz is 0, outside 1..2000" },
+	{ "no DRAM", GBPS, 0, 16, 1, -1, 0, "dram_gbps is 0, outside 1.." },
+	{ "too few cores for 1040 features", ROWS, 8, 1040, 8, COLS, 9,
+	  "1040 features need 65 aggregation cores, the 8 x 8 mesh has 64" },
+	{ "buffer below two slots", FEAT_KB, 1, 256, 2, -1, 0,
+	  "feat_kb = 1 has room for 1 of a node's 256-feature aggregations, "
+	  "fewer than the 2" },
 };
 
 static void test_bad_knobs(void **state)
@@ -431,6 +440,7 @@ static void test_bad_knobs(void **state)
 		int32_t k[N_KNOBS];
 		sim_metrics out;
 		sim_cycle_report r;
+		char why[256];
 		int kind;
 
 		default_knobs(k);
@@ -442,6 +452,10 @@ static void test_bad_knobs(void **state)
 			simulate(f, k, kind, NULL, &r);
 			assert_int_equal(r.metrics.status, SIM_BAD_KNOB);
 		}
+		gnn_family_why(f, k, why, sizeof(why));
+		if (!strstr(why, c->why))
+			fail_msg("%s: why is \"%s\", want \"%s\"", c->what,
+				why, c->why);
 		/* One step back is legal. */
 		k[c->knob] = c->fixed;
 		if (c->other >= 0)
@@ -450,6 +464,8 @@ static void test_bad_knobs(void **state)
 		if (out.status != SIM_OK)
 			fail_msg("%s, corrected: status %d", c->what,
 				out.status);
+		gnn_family_why(f, k, why, sizeof(why));
+		assert_string_equal(why, "");
 		gnn_family_free(f);
 		gnn_model_free(m);
 		gnn_graph_free(g);

@@ -251,14 +251,25 @@ static void test_linear_by_hand(void **state)
 static void test_bad_knobs(void **state)
 {
 	static const int64_t n1s[] = { 1000, 0 }, n2s[] = { 24, 0 };
-	static const struct { int knob; int32_t value; } t[] = {
-		{ N1, 8192 },		/* not prepared */
-		{ N2, 32 },		/* not prepared */
-		{ PSYS, 3 }, { PSYS, 0 }, { PSYS, 128 }, { PSYS, 1 },
-		{ N2, 24 },		/* prepared, not a multiple of 16 */
-		{ N1, 1000 },		/* prepared, not a multiple of 16 */
-		{ PE, 0 }, { MHZ, 0 }, { GBPS, 0 }, { EROWS, 1 },
+	static const struct {
+		int knob;
+		int32_t value;
+		const char *why;	/* a part of gnn_family_why's text */
+	} t[] = {
+		{ N1, 8192, "feat_rows = 8192 is not among the values" },
+		{ N2, 32, "feat_cols = 32 is not among the values" },
+		{ PSYS, 3, "p_sys is 3, not a power of two" },
+		{ PSYS, 0, "p_sys is 0, outside 2..64" },
+		{ PSYS, 128, "p_sys is 128, outside 2..64" },
+		{ PSYS, 1, "p_sys is 1, outside 2..64" },
+		{ N2, 24, "feat_cols (24) is not a multiple of p_sys (16)" },
+		{ N1, 1000, "feat_rows (1000) is not a multiple of p_sys (16)" },
+		{ PE, 0, "n_pe is 0, outside 1..4096" },
+		{ MHZ, 0, "mhz is 0, outside 1..2000" },
+		{ GBPS, 0, "dram_gbps is 0, outside 1.." },
+		{ EROWS, 1, "edge_rows is 1, outside 2.." },
 	};
+	char why[256];
 	gnn_graph *g = rmat(2000, 8000, 3);
 	gnn_model *m = builtin("b6", g, 64, 4);
 	gnn_family *f = family(m, g, n1s, n2s);
@@ -281,6 +292,10 @@ static void test_bad_knobs(void **state)
 		assert_int_equal(gnn_family_simulate(f, k, SIM_MODEL_FULL,
 			NULL, &r, &err), dse_stat_ok);
 		assert_int_equal(r.metrics.status, SIM_BAD_KNOB);
+		gnn_family_why(f, k, why, sizeof(why));
+		if (!strstr(why, t[i].why))
+			fail_msg("case %zu: why is \"%s\", want \"%s\"", i,
+				why, t[i].why);
 	}
 	/* p_sys = 8 divides the prepared 24 and 1000. */
 	defaults(k);
@@ -289,6 +304,8 @@ static void test_bad_knobs(void **state)
 	k[kidx(N2)] = 24;
 	gnn_family_eval(f, k, &r.metrics);
 	assert_int_equal(r.metrics.status, SIM_OK);
+	gnn_family_why(f, k, why, sizeof(why));
+	assert_string_equal(why, "");
 	assert_int_equal(r.metrics.dsp, 8 * 64 * 5);
 	assert_int_equal(gnn_family_prepare(f, kidx(N1), &zero, 1, &err),
 		dse_stat_error);

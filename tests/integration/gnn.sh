@@ -55,6 +55,19 @@ d['graph'].startswith('rmat_simple(n=2000,e=20000,')" && ok ||
 "$DSE" simulate --json --mode analytic --design "n_pe=2 p_sys=8" "$OV" \
 	>"$TMP/d.json" && json "$TMP/d.json" "'n_pe=2 p_sys=8' in d['design']" &&
 	ok || fail "--design knobs not applied"
+# A design whose buffer heights the config's [space] does not list is
+# built for the occasion; an illegal one exits 1 and says why.
+"$DSE" simulate --json --mode analytic --design "feat_rows=1024 feat_cols=64" "$OV" \
+	>"$TMP/d.json" 2>"$TMP/err" && json "$TMP/d.json" "d['status'] == 'ok' and \
+'feat_rows=1024 feat_cols=64' in d['design'] and d['cycles'] > 0" && ok ||
+	fail "design outside the space: $(cat "$TMP/err")"
+run_status 1 "illegal GNN design" simulate --design "p_sys=32 feat_cols=16" "$OV"
+grep -q "why  *feat_cols (16) is not a multiple of p_sys (32)" <<<"$out" &&
+	grep -q "illegal design.*not a multiple of p_sys" <<<"$err" && ok ||
+	fail "illegal GNN design: $out $err"
+run_status 1 "illegal dataflow design" simulate --design "mesh_rows=1 mesh_cols=1" "$DF"
+grep -q "why  *pass 1 of .*aggregation cores, the 1 x 1 mesh has 1" <<<"$out" && ok ||
+	fail "illegal dataflow design: $out"
 run_status 2 "unknown --design knob" simulate --design "warp=9" "$OV"
 grep -q "no knob 'warp'" <<<"$err" && ok || fail "unknown knob message: $err"
 run_status 2 "--sa-sizes on a workload" simulate --sa-sizes "{}" "$OV"
