@@ -607,9 +607,8 @@ static const struct status_case {
 	{ SIM_BAD_LATENCY, "latency does not divide array_part" },
 	{ SIM_BAD_SIMD, "simd does not divide what a PE runs of its loop" },
 	{ SIM_TOO_LARGE, "cycles or resources overflow 64 bits" },
-	{ SIM_BAD_KNOB, "a knob out of its range: io_network not daisy (0) "
-	  "or multicast (1), double_buffer not 0 or 1, or a GNN family's "
-	  "knobs that make no accelerator" },
+	{ SIM_BAD_KNOB, "a knob out of its range, or knob values that make "
+	  "no accelerator" },
 	{ SIM_FAILED, "the cycle simulation failed" },
 	{ SIM_NO_FIT, "a layer fits no tiling of the local memory and the "
 	  "accumulators" },
