@@ -207,9 +207,9 @@ static dse_stat add_part(struct overlay *o, int64_t n1, dse_error *err)
  * count) subshard table of gnn_shards (its own limit is 8192 a side,
  * gnn/graph.c).
  *
- * Memory: a partition holds gnn_shards' 8-byte edge numbers, the 4-byte
+ * Memory: a partition holds gnn_shards' 4-byte edge numbers, the 4-byte
  * compiler's order, about 0.1 byte an edge of counts and 8 bytes a
- * nonempty subshard of distinct vertices (sub_distinct): 1.4 GB for the
+ * nonempty subshard of distinct vertices (sub_distinct): 0.93 GB for the
  * 116 M edges of the Reddit preset, per distinct height.  The paper's
  * point (8 PEs, 16384 rows) needs two on Reddit (16384 and 14592), one on
  * Yelp and Amazon-Products (every rung is above 16384).  MAX_HEIGHTS
