@@ -152,24 +152,17 @@ static int find_part(const struct overlay *o, int64_t n1)
 	return -1;
 }
 
-static dse_stat add_part(struct overlay *o, int64_t n1, dse_error *err)
+/* Builds the partition of shard height n1 into the zeroed slot "p".
+ * Touches nothing but p, so partitions build side by side.
+ */
+static dse_stat make_part(const struct overlay *o, struct ovl_part *p,
+	int64_t n1, dse_error *err)
 {
-	struct ovl_part *grown, *p;
-
-	if (find_part(o, n1) >= 0)
-		return dse_stat_ok;
-	grown = realloc(o->parts, (size_t) (o->n_parts + 1) * sizeof(*grown));
-	if (!grown)
-		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
-	o->parts = grown;
-	p = &o->parts[o->n_parts];
-	memset(p, 0, sizeof(*p));
 	p->n1 = n1;
 	p->shards = gnn_shards_alloc(o->graph, n1, err);
 	if (!p->shards)
 		return dse_stat_error;
 	p->count = gnn_shards_count(p->shards);
-	o->n_parts++;
 	if (part_sums(p, gnn_graph_n_vertices(o->graph), err) ||
 	    sub_distinct(p, o->graph, err) ||
 	    part_view(p, o->graph, &o->dtype, err))
@@ -315,26 +308,19 @@ const struct ovl_plan *gnn__ovl_find_plan(const struct overlay *o,
 	return NULL;
 }
 
-static dse_stat add_plan(struct overlay *o, int part, int64_t n2,
-	dse_error *err)
+/* Builds the plan of partition "part" with fiber width n2 into the
+ * zeroed slot "pl".  Touches nothing but pl.
+ */
+static dse_stat make_plan(const struct overlay *o, struct ovl_plan *pl,
+	int part, int64_t n2, dse_error *err)
 {
-	struct ovl_plan *grown, *pl;
 	int l;
 
-	if (gnn__ovl_find_plan(o, o->parts[part].n1, n2))
-		return dse_stat_ok;
-	grown = realloc(o->plans, (size_t) (o->n_plans + 1) * sizeof(*grown));
-	if (!grown)
-		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
-	o->plans = grown;
-	pl = &o->plans[o->n_plans];
-	memset(pl, 0, sizeof(*pl));
 	pl->part = part;
 	pl->n2 = n2;
 	pl->plan = gnn_plan_alloc(o->model, o->parts[part].shards, n2, err);
 	if (!pl->plan)
 		return dse_stat_error;
-	o->n_plans++;
 	for (l = 0; l < gnn_model_n_layers(o->model); l++) {
 		int64_t first, count;
 
@@ -345,6 +331,185 @@ static dse_stat add_plan(struct overlay *o, int part, int64_t n2,
 	return dse_stat_ok;
 }
 
+/* What build() has still to make: shard heights without a partition,
+ * and (partition, fiber width) pairs without a plan, each once.
+ */
+struct todo {
+	int64_t *n1;
+	int n_n1;
+	int *part;
+	int64_t *n2;
+	int n_pairs;
+	int cap_n1, cap_pairs;
+};
+
+static int todo_height(struct todo *t, int64_t n1)
+{
+	int i;
+
+	for (i = 0; i < t->n_n1; i++)
+		if (t->n1[i] == n1)
+			return 0;
+	if (t->n_n1 == t->cap_n1) {
+		int cap = t->cap_n1 ? 2 * t->cap_n1 : 16;
+		int64_t *grown = realloc(t->n1, (size_t) cap * sizeof(*grown));
+
+		if (!grown)
+			return -1;
+		t->n1 = grown;
+		t->cap_n1 = cap;
+	}
+	t->n1[t->n_n1++] = n1;
+	return 0;
+}
+
+static int todo_pair(struct todo *t, int part, int64_t n2)
+{
+	int i;
+
+	for (i = 0; i < t->n_pairs; i++)
+		if (t->part[i] == part && t->n2[i] == n2)
+			return 0;
+	if (t->n_pairs == t->cap_pairs) {
+		int cap = t->cap_pairs ? 2 * t->cap_pairs : 16;
+		int *gp = realloc(t->part, (size_t) cap * sizeof(*gp));
+		int64_t *gw;
+
+		if (!gp)
+			return -1;
+		t->part = gp;
+		gw = realloc(t->n2, (size_t) cap * sizeof(*gw));
+		if (!gw)
+			return -1;
+		t->n2 = gw;
+		t->cap_pairs = cap;
+	}
+	t->part[t->n_pairs] = part;
+	t->n2[t->n_pairs++] = n2;
+	return 0;
+}
+
+static void todo_clear(struct todo *t)
+{
+	free(t->n1);
+	free(t->part);
+	free(t->n2);
+}
+
+/* The heights (pairs == 0) or the (partition, width) pairs (pairs == 1)
+ * the prepared values need and the family lacks.
+ */
+static int list_todo(const struct overlay *o, int pairs, struct todo *t)
+{
+	const struct values *pe = &o->prepared[K_PE];
+	const struct values *rows = &o->prepared[K_N1];
+	const struct values *cols = &o->prepared[K_N2];
+	int a, b, j, c, i;
+
+	for (a = 0; a < pe->n; a++)
+		for (b = 0; b < rows->n; b++) {
+			int64_t h[MAX_HEIGHTS];
+			int n = gnn__ovl_shard_heights(o, pe->v[a],
+				rows->v[b], h);
+
+			for (j = 0; j < n; j++) {
+				int part = find_part(o, h[j]);
+
+				if (pairs && part < 0)
+					continue;
+				if (!pairs) {
+					if (part < 0 && todo_height(t, h[j]))
+						return -1;
+					continue;
+				}
+				for (c = 0; c < cols->n; c++) {
+					int64_t w[MAX_WIDTHS];
+					int nw = gnn__ovl_fiber_widths(o, h[j],
+						rows->v[b], cols->v[c], w);
+
+					for (i = 0; i < nw; i++)
+						if (!gnn__ovl_find_plan(o, h[j],
+						    w[i]) &&
+						    todo_pair(t, part, w[i]))
+							return -1;
+				}
+			}
+		}
+	return 0;
+}
+
+/* Reports the first failure of a parallel build (the lowest index, so
+ * that the message does not depend on the threads).
+ */
+static dse_stat first_failure(const dse_stat *st, const dse_error *errs,
+	int n, dse_error *err)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (st[i] != dse_stat_ok) {
+			if (err)
+				*err = errs[i];
+			return st[i];
+		}
+	return dse_stat_ok;
+}
+
+/* Makes every partition in t (phase 0) or every plan (phase 1), side
+ * by side on the threads: a partition of a large graph takes seconds.
+ * The new slots are zeroed and counted before they are built, so the
+ * family frees what a failure leaves.
+ */
+static dse_stat make_all(struct overlay *o, int phase, const struct todo *t,
+	dse_error *err)
+{
+	int n = phase ? t->n_pairs : t->n_n1, base, i;
+	dse_stat *st = calloc((size_t) (n ? n : 1), sizeof(*st));
+	dse_error *errs = calloc((size_t) (n ? n : 1), sizeof(*errs));
+	dse_stat r;
+
+	if (!st || !errs) {
+		free(st), free(errs);
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	}
+	if (phase) {
+		struct ovl_plan *g = realloc(o->plans, (size_t) (o->n_plans +
+			n + 1) * sizeof(*g));
+
+		if (g) {
+			o->plans = g;
+			memset(g + o->n_plans, 0, (size_t) n * sizeof(*g));
+		}
+		r = g ? dse_stat_ok : dse_stat_error;
+	} else {
+		struct ovl_part *g = realloc(o->parts, (size_t) (o->n_parts +
+			n + 1) * sizeof(*g));
+
+		if (g) {
+			o->parts = g;
+			memset(g + o->n_parts, 0, (size_t) n * sizeof(*g));
+		}
+		r = g ? dse_stat_ok : dse_stat_error;
+	}
+	if (r != dse_stat_ok) {
+		free(st), free(errs);
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	}
+	base = phase ? o->n_plans : o->n_parts;
+	if (phase)
+		o->n_plans += n;
+	else
+		o->n_parts += n;
+#pragma omp parallel for schedule(dynamic)
+	for (i = 0; i < n; i++)
+		st[i] = phase ? make_plan(o, &o->plans[base + i], t->part[i],
+			t->n2[i], &errs[i]) : make_part(o, &o->parts[base + i],
+			t->n1[i], &errs[i]);
+	r = first_failure(st, errs, n, err);
+	free(st), free(errs);
+	return r;
+}
+
 /* Builds the partition of every shard height the prepared values of
  * n_pe and feat_rows give (gnn__ovl_shard_heights), and the plan of every
  * such height with every fiber width it may have with every prepared
@@ -353,37 +518,19 @@ static dse_stat add_plan(struct overlay *o, int part, int64_t n2,
  */
 static dse_stat build(struct overlay *o, dse_error *err)
 {
-	const struct values *pe = &o->prepared[K_PE];
-	const struct values *rows = &o->prepared[K_N1];
-	const struct values *cols = &o->prepared[K_N2];
-	int a, b;
+	struct todo t;
+	dse_stat r = dse_stat_ok;
+	int phase;
 
-	for (a = 0; a < pe->n; a++)
-		for (b = 0; b < rows->n; b++) {
-			int64_t h[MAX_HEIGHTS];
-			int n = gnn__ovl_shard_heights(o, pe->v[a], rows->v[b],
-				h), j, c;
-
-			for (j = 0; j < n; j++) {
-				int part = find_part(o, h[j]);
-
-				if (part < 0) {
-					if (add_part(o, h[j], err))
-						return dse_stat_error;
-					part = o->n_parts - 1;
-				}
-				for (c = 0; c < cols->n; c++) {
-					int64_t w[MAX_WIDTHS];
-					int nw = gnn__ovl_fiber_widths(o, h[j],
-						rows->v[b], cols->v[c], w), i;
-
-					for (i = 0; i < nw; i++)
-						if (add_plan(o, part, w[i], err))
-							return dse_stat_error;
-				}
-			}
-		}
-	return dse_stat_ok;
+	for (phase = 0; phase < 2 && r == dse_stat_ok; phase++) {
+		memset(&t, 0, sizeof(t));
+		if (list_todo(o, phase, &t))
+			r = dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		else
+			r = make_all(o, phase, &t, err);
+		todo_clear(&t);
+	}
+	return r;
 }
 
 /* Records the values of n_pe, feat_rows and feat_cols, the knobs the
