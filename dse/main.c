@@ -719,23 +719,79 @@ static const char *knob_suffix(const dse_ctx *ctx, const search_point *p,
 	return buf;
 }
 
+/* How long the summary may spend looking for an example of each kind of
+ * illegal point, evaluating the space from its first index.
+ */
+#define EXAMPLE_SECONDS 0.3
+
+/* One illegal design of each status the sweep counted, with what is wrong
+ * with it, found by evaluating the space in index order: a sweep that
+ * lost points should show one, not only count them.
+ */
+static void print_examples(const dse_ctx *ctx, const search_result *res)
+{
+	search_evaluator ev = dse_evaluator(ctx);
+	uint64_t size = search_space_size(ctx->space), idx;
+	uint64_t first[SIM_N_STATUS] = { 0 };
+	int shown[SIM_N_STATUS] = { 0 }, want = 0, st;
+	double t0 = MPI_Wtime();
+
+	for (st = 1; st < SIM_N_STATUS; st++)
+		want += res->status_count[st] > 0;
+	for (idx = 0; idx < size && want > 0; idx++) {
+		int32_t knobs[SEARCH_MAX_KNOBS];
+		sim_metrics m;
+
+		if ((idx & 63) == 63 && MPI_Wtime() - t0 > EXAMPLE_SECONDS)
+			break;
+		search_space_decode(ctx->space, idx, knobs);
+		ev.eval(ev.model, knobs, &m);
+		st = m.status;
+		if (st <= SIM_OK || st >= SIM_N_STATUS || shown[st] ||
+		    !res->status_count[st])
+			continue;
+		shown[st] = 1;
+		first[st] = idx;
+		want--;
+	}
+	/* In the order of the counts on the line above. */
+	for (st = 1; st < SIM_N_STATUS; st++) {
+		int32_t knobs[SEARCH_MAX_KNOBS];
+		char design[256], why[256];
+
+		if (!shown[st])
+			continue;
+		search_space_decode(ctx->space, first[st], knobs);
+		dse_design_text(ctx, knobs, design, sizeof(design));
+		why[0] = '\0';
+		if (dse_is_workload(ctx))
+			dse_workload_why(ctx, knobs, why, sizeof(why));
+		printf("    e.g. %s: %s\n", design, why[0] ? why :
+			sim_status_name(st));
+	}
+}
+
 /* Why points were left out, when some were: a sweep with an empty front
  * must say whether its constraints or its knob ranges are to blame.
  */
-static void print_rejected(const search_result *res)
+static void print_rejected(const dse_ctx *ctx, const search_result *res)
 {
-	int st;
+	int st, illegal = 0;
 
 	if (res->valid == res->evaluated)
 		return;
 	printf("  left out: %llu over a constraint",
 		(unsigned long long) res->over_constraint);
 	for (st = 1; st < SIM_N_STATUS; st++)
-		if (res->status_count[st])
+		if (res->status_count[st]) {
 			printf(", %llu illegal (%s)",
 				(unsigned long long) res->status_count[st],
 				sim_status_name(st));
+			illegal = 1;
+		}
 	printf("\n");
+	if (illegal)
+		print_examples(ctx, res);
 }
 
 static void print_summary(const dse_ctx *ctx, const search_result *res)
@@ -751,7 +807,7 @@ static void print_summary(const dse_ctx *ctx, const search_result *res)
 		res->threads, res->seconds > 0 ?
 		res->evaluated / res->seconds / 1e6 : 0.0,
 		(unsigned long long) res->valid, n, ctx->out_path);
-	print_rejected(res);
+	print_rejected(ctx, res);
 	if (n)
 		printf("  %12s %10s %7s %8s %10s %9s  %s\n", "latency(ms)",
 			ctx->dtype->is_float ? "GFLOP/s" : "GOP/s", "DSP",

@@ -68,6 +68,17 @@ with h5py.File(sys.argv[1], "r") as f:
 PYEOF
 done
 
+# A sweep that loses points shows one of each kind with what is wrong.
+printf '[workload]\nfamily = overlay-systolic\nmodel = resnet20v2\n[platform]\nboard = pynq-z1\n[space]\narray_size = 12\nlocal_depth = 64, 8192\n' \
+	>"$TMP/lost.cfg"
+if "$DSE" -o "$TMP/lost.h5" "$TMP/lost.cfg" >"$TMP/lost.out" 2>"$TMP/err"; then
+	grep -q "left out: 0 over a constraint, 1 illegal (a layer fits no tiling" "$TMP/lost.out" &&
+		grep -q "e.g. array_size=12 local_depth=64 .*: layer '.*' (1 of 23): local memory too small" "$TMP/lost.out" &&
+		ok || fail "lost points: $(cat "$TMP/lost.out")"
+else
+	fail "sweep with an illegal point: $(cat "$TMP/err")"
+fi
+
 W='[workload]\nfamily = overlay-systolic\n'
 bad_config "unknown network" model 3 "${W}model = resnet9000\n"
 bad_config "model and topology" family 2 "${W}model = resnet20v2\ntopology = x.csv\n"
