@@ -455,6 +455,19 @@ static dse_stat first_failure(const dse_stat *st, const dse_error *errs,
 	return dse_stat_ok;
 }
 
+/* The array p of "used" items of "size" bytes grown by n zeroed ones
+ * (and one spare, so that n = 0 allocates too); NULL, with p untouched,
+ * when out of memory.
+ */
+static void *grow_zeroed(void *p, int used, int n, size_t size)
+{
+	unsigned char *g = realloc(p, (size_t) (used + n + 1) * size);
+
+	if (g)
+		memset(g + (size_t) used * size, 0, (size_t) n * size);
+	return g;
+}
+
 /* Makes every partition in t (phase 0) or every plan (phase 1), side
  * by side on the threads: a partition of a large graph takes seconds.
  * The new slots are zeroed and counted before they are built, so the
@@ -466,35 +479,21 @@ static dse_stat make_all(struct overlay *o, int phase, const struct todo *t,
 	int n = phase ? t->n_pairs : t->n_n1, base, i;
 	dse_stat *st = calloc((size_t) (n ? n : 1), sizeof(*st));
 	dse_error *errs = calloc((size_t) (n ? n : 1), sizeof(*errs));
+	void *g = NULL;
 	dse_stat r;
 
-	if (!st || !errs) {
+	if (st && errs)
+		g = phase ? grow_zeroed(o->plans, o->n_plans, n,
+			sizeof(*o->plans)) : grow_zeroed(o->parts, o->n_parts,
+			n, sizeof(*o->parts));
+	if (!g) {
 		free(st), free(errs);
 		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
 	}
-	if (phase) {
-		struct ovl_plan *g = realloc(o->plans, (size_t) (o->n_plans +
-			n + 1) * sizeof(*g));
-
-		if (g) {
-			o->plans = g;
-			memset(g + o->n_plans, 0, (size_t) n * sizeof(*g));
-		}
-		r = g ? dse_stat_ok : dse_stat_error;
-	} else {
-		struct ovl_part *g = realloc(o->parts, (size_t) (o->n_parts +
-			n + 1) * sizeof(*g));
-
-		if (g) {
-			o->parts = g;
-			memset(g + o->n_parts, 0, (size_t) n * sizeof(*g));
-		}
-		r = g ? dse_stat_ok : dse_stat_error;
-	}
-	if (r != dse_stat_ok) {
-		free(st), free(errs);
-		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
-	}
+	if (phase)
+		o->plans = g;
+	else
+		o->parts = g;
 	base = phase ? o->n_plans : o->n_parts;
 	if (phase)
 		o->n_plans += n;

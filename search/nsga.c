@@ -19,6 +19,25 @@
 
 #include "heuristic.h"
 
+/* What the classes settle between a and b, as domination and the building
+ * order below both see it: a lower class comes first, a smaller violation
+ * first among infeasible points, nothing among illegal ones.  Returns 1
+ * with the answer in *first, or 0 for two feasible points.
+ */
+static int by_class(const search__indiv *a, const search__indiv *b,
+	int *first)
+{
+	if (a->cls != b->cls)
+		*first = a->cls < b->cls;
+	else if (a->cls == 1)
+		*first = a->viol < b->viol;
+	else if (a->cls == 2)
+		*first = 0;
+	else
+		return 0;
+	return 1;
+}
+
 /* Constrained domination: feasible beats infeasible, a smaller violation
  * beats a larger one, illegal points are all equally worst, and feasible
  * points compare by Pareto domination.
@@ -28,12 +47,8 @@ static int dominates(int n_obj, const search__indiv *a,
 {
 	int i, better = 0;
 
-	if (a->cls != b->cls)
-		return a->cls < b->cls;
-	if (a->cls == 1)
-		return a->viol < b->viol;
-	if (a->cls == 2)
-		return 0;
+	if (by_class(a, b, &better))
+		return better;
 	for (i = 0; i < n_obj; i++) {
 		if (a->obj[i] > b->obj[i])
 			return 0;
@@ -100,14 +115,10 @@ static void crowding(int n_obj, search__indiv *ind, const int *idx, int n,
  */
 static int before(int n_obj, const search__indiv *a, const search__indiv *b)
 {
-	int i;
+	int i, first;
 
-	if (a->cls != b->cls)
-		return a->cls < b->cls;
-	if (a->cls == 1)
-		return a->viol < b->viol;
-	if (a->cls == 2)
-		return 0;
+	if (by_class(a, b, &first))
+		return first;
 	for (i = 0; i < n_obj; i++)
 		if (a->obj[i] != b->obj[i])
 			return a->obj[i] < b->obj[i];
