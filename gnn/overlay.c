@@ -1078,7 +1078,10 @@ static dse_stat overlay_simulate(const void *self, const int32_t *knobs,
 /* The knob range checks of read_point, in words: "" when all pass. */
 static int ovl_range_why(const int32_t *v, char *buf, size_t size)
 {
-	static const struct {
+	/* Automatic, not static: the limits are not constant expressions
+	 * in C.
+	 */
+	const struct {
 		int k;
 		int64_t lo, hi;
 	} range[] = {

@@ -197,12 +197,6 @@ static inline int64_t pack(int64_t run, int64_t cap)
 	return p < c ? p : c;
 }
 
-/* ceil(log2(n)) for n >= 1. */
-static inline int64_t clog2(int64_t n)
-{
-	return n <= 1 ? 0 : 64 - __builtin_clzll((unsigned long long) (n - 1));
-}
-
 /* Reads the tiling knobs of the band: array_part, then array_part_L2. */
 static int read_tiles(const sim_model *m, const int32_t *knobs, int *k,
 	struct point *p)
