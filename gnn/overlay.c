@@ -238,9 +238,57 @@ struct point {
 	const struct ovl_part *pt;
 };
 
-/* Reads a point's knobs: SIM_BAD_KNOB for an illegal value or one of
- * n_pe, feat_rows, feat_cols that was not prepared.  The partition is
- * chosen later (choose).
+/* What is wrong with a point's knobs "v" (in knob order): a value out of
+ * its range, a p_sys that is no power of two or does not divide the
+ * feature buffer, an n_pe, feat_rows or feat_cols that was not prepared.
+ * Writes the sentence into buf (which may be NULL when size is 0) and
+ * returns its length; 0 when nothing is wrong.
+ */
+static int knob_fault(const struct overlay *o, const int32_t *v, char *buf,
+	size_t size)
+{
+	/* Automatic, not static: the limits are not constant expressions
+	 * in C.
+	 */
+	const struct {
+		int k;
+		int64_t lo, hi;
+	} range[] = {
+		{ K_PE, 1, limits.max_pe }, { K_PSYS, limits.min_psys,
+		limits.max_psys }, { K_WROWS, 2, INT32_MAX },
+		{ K_EROWS, 2, INT32_MAX }, { K_N1, 1, INT32_MAX },
+		{ K_N2, 1, INT32_MAX }, { K_MHZ, 1, (int64_t) limits.max_mhz },
+		{ K_GBPS, 1, INT32_MAX },
+	};
+	size_t i;
+	int k;
+
+	for (i = 0; i < sizeof(range) / sizeof(range[0]); i++)
+		if (v[range[i].k] < range[i].lo || v[range[i].k] > range[i].hi)
+			return snprintf(buf, size, "%s is %d, outside "
+				"%lld..%lld", knob_names[range[i].k],
+				(int) v[range[i].k], (long long) range[i].lo,
+				(long long) range[i].hi);
+	if (log2_of(v[K_PSYS]) < 0)
+		return snprintf(buf, size, "p_sys is %d, not a power of two",
+			(int) v[K_PSYS]);
+	if (v[K_N1] % v[K_PSYS] || v[K_N2] % v[K_PSYS])
+		return snprintf(buf, size, "%s (%d) is not a multiple of p_sys "
+			"(%d): the feature buffer is split among p_sys banks",
+			v[K_N1] % v[K_PSYS] ? "feat_rows" : "feat_cols",
+			(int) v[v[K_N1] % v[K_PSYS] ? K_N1 : K_N2],
+			(int) v[K_PSYS]);
+	for (k = 0; k < N_KNOBS; k++)
+		if ((k == K_PE || k == K_N1 || k == K_N2) &&
+		    !gnn__ovl_has_value(&o->prepared[k], v[k]))
+			return snprintf(buf, size, "%s = %d is not among the "
+				"values the sweep was prepared for",
+				knob_names[k], (int) v[k]);
+	return 0;
+}
+
+/* Reads a point's knobs: SIM_BAD_KNOB for any knob_fault.  The partition
+ * is chosen later (choose).
  */
 static int read_point(const struct overlay *o, const int32_t *knobs,
 	struct point *pt)
@@ -251,16 +299,9 @@ static int read_point(const struct overlay *o, const int32_t *knobs,
 	memset(pt, 0, sizeof(*pt));
 	for (k = 0; k < N_KNOBS; k++)
 		v[k] = knobs[o->knob[k]];
-	pt->lp = log2_of(v[K_PSYS]);
-	if (v[K_PE] < 1 || v[K_PE] > limits.max_pe || pt->lp < 0 ||
-	    v[K_PSYS] < limits.min_psys || v[K_PSYS] > limits.max_psys ||
-	    v[K_WROWS] < 2 || v[K_EROWS] < 2 || v[K_N1] < 1 ||
-	    v[K_N2] < 1 || v[K_N1] % v[K_PSYS] || v[K_N2] % v[K_PSYS] ||
-	    v[K_MHZ] < 1 || v[K_MHZ] > limits.max_mhz || v[K_GBPS] < 1 ||
-	    !gnn__ovl_has_value(&o->prepared[K_PE], v[K_PE]) ||
-	    !gnn__ovl_has_value(&o->prepared[K_N1], v[K_N1]) ||
-	    !gnn__ovl_has_value(&o->prepared[K_N2], v[K_N2]))
+	if (knob_fault(o, v, NULL, 0))
 		return SIM_BAD_KNOB;
+	pt->lp = log2_of(v[K_PSYS]);
 	/* The feature buffer's words must count in 64 bits. */
 	if (3.0 * v[K_N1] * (double) v[K_N2] > 9e18)
 		return SIM_TOO_LARGE;
@@ -1075,42 +1116,6 @@ static dse_stat overlay_simulate(const void *self, const int32_t *knobs,
 
 /* --- why a point is illegal ---------------------------------------------- */
 
-/* The knob range checks of read_point, in words: "" when all pass. */
-static int ovl_range_why(const int32_t *v, char *buf, size_t size)
-{
-	/* Automatic, not static: the limits are not constant expressions
-	 * in C.
-	 */
-	const struct {
-		int k;
-		int64_t lo, hi;
-	} range[] = {
-		{ K_PE, 1, limits.max_pe }, { K_PSYS, limits.min_psys,
-		limits.max_psys }, { K_WROWS, 2, INT32_MAX },
-		{ K_EROWS, 2, INT32_MAX }, { K_N1, 1, INT32_MAX },
-		{ K_N2, 1, INT32_MAX }, { K_MHZ, 1, (int64_t) limits.max_mhz },
-		{ K_GBPS, 1, INT32_MAX },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(range) / sizeof(range[0]); i++)
-		if (v[range[i].k] < range[i].lo || v[range[i].k] > range[i].hi)
-			return snprintf(buf, size, "%s is %d, outside "
-				"%lld..%lld", knob_names[range[i].k],
-				(int) v[range[i].k], (long long) range[i].lo,
-				(long long) range[i].hi);
-	if (log2_of(v[K_PSYS]) < 0)
-		return snprintf(buf, size, "p_sys is %d, not a power of two",
-			(int) v[K_PSYS]);
-	if (v[K_N1] % v[K_PSYS] || v[K_N2] % v[K_PSYS])
-		return snprintf(buf, size, "%s (%d) is not a multiple of p_sys "
-			"(%d): the feature buffer is split among p_sys banks",
-			v[K_N1] % v[K_PSYS] ? "feat_rows" : "feat_cols",
-			(int) v[v[K_N1] % v[K_PSYS] ? K_N1 : K_N2],
-			(int) v[K_PSYS]);
-	return snprintf(buf, size, "%s", "");
-}
-
 static int overlay_why(const void *self, const int32_t *knobs, char *buf,
 	size_t size)
 {
@@ -1121,15 +1126,9 @@ static int overlay_why(const void *self, const int32_t *knobs, char *buf,
 
 	for (k = 0; k < N_KNOBS; k++)
 		v[k] = knobs[o->knob[k]];
-	len = ovl_range_why(v, buf, size);
+	len = knob_fault(o, v, buf, size);
 	if (len > 0)
 		return len;
-	for (k = 0; k < N_KNOBS; k++)
-		if ((k == K_PE || k == K_N1 || k == K_N2) &&
-		    !gnn__ovl_has_value(&o->prepared[k], v[k]))
-			return snprintf(buf, size, "%s = %d is not among the "
-				"values the sweep was prepared for",
-				knob_names[k], (int) v[k]);
 	{
 		struct point pt;
 		struct totals t;
