@@ -233,14 +233,22 @@ static dse_stat df_prepare(void *self, int knob, const int64_t *values,
 
 /* --- a design point ------------------------------------------------------ */
 
-static int read_point(const struct dflow *d, const int32_t *k,
-	struct dpt *p)
+/* The first knob outside 1..knob_max, or -1. */
+static int bad_knob(const int32_t *k)
 {
 	int i;
 
 	for (i = 0; i < N_KNOBS; i++)
 		if (k[i] < 1 || k[i] > knob_max[i])
-			return SIM_BAD_KNOB;
+			return i;
+	return -1;
+}
+
+static int read_point(const struct dflow *d, const int32_t *k,
+	struct dpt *p)
+{
+	if (bad_knob(k) >= 0)
+		return SIM_BAD_KNOB;
 	p->slots = k[K_SLOTS];
 	p->tags = k[K_TAGS];
 	p->rows = k[K_ROWS];
@@ -759,14 +767,12 @@ static int df_why(const void *self, const int32_t *knobs, char *buf,
 {
 	const struct dflow *d = self;
 	struct dpt p;
-	int i;
+	int i = bad_knob(knobs);
 
-	for (i = 0; i < N_KNOBS; i++)
-		if (knobs[i] < 1 || knobs[i] > knob_max[i])
-			return snprintf(buf, size, "%s is %d, outside 1..%lld",
-				gnn_family_knob_name(GNN_DATAFLOW, i),
-				(int) knobs[i],
-				(long long) knob_max[i]);
+	if (i >= 0)
+		return snprintf(buf, size, "%s is %d, outside 1..%lld",
+			gnn_family_knob_name(GNN_DATAFLOW, i), (int) knobs[i],
+			(long long) knob_max[i]);
 	read_point(d, knobs, &p);
 	for (i = 0; i < d->n_pass; i++) {
 		const struct pass *q = &d->pass[i];

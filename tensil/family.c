@@ -176,6 +176,22 @@ static void dram_needs(const tensil_model *m, const tensil_arch *a,
 	}
 }
 
+static int knob_ok(int k, int32_t v)
+{
+	return v >= ranges[k].lo && v <= ranges[k].hi;
+}
+
+/* The first knob outside its range, or -1. */
+static int bad_knob(const int32_t *knobs)
+{
+	int k;
+
+	for (k = 0; k < TENSIL_N_KNOBS; k++)
+		if (!knob_ok(k, knobs[k]))
+			return k;
+	return -1;
+}
+
 int tensil_family_arch(const tensil_family *f, const int32_t *knobs,
 	tensil_arch *a)
 {
@@ -187,7 +203,7 @@ int tensil_family_arch(const tensil_family *f, const int32_t *knobs,
 	/* A knob out of range keeps the board's default in "a". */
 	tensil_family_defaults(f, v);
 	for (k = 0; k < TENSIL_N_KNOBS; k++) {
-		if (knobs[k] < ranges[k].lo || knobs[k] > ranges[k].hi)
+		if (!knob_ok(k, knobs[k]))
 			ok = 0;
 		else
 			v[k] = knobs[k];
@@ -414,14 +430,12 @@ int tensil_family_why(const tensil_family *f, const int32_t *knobs,
 	tensil_arch a;
 	tensil_totals t;
 	const char *bad;
-	int k;
+	int k = bad_knob(knobs);
 
-	for (k = 0; k < TENSIL_N_KNOBS; k++)
-		if (knobs[k] < ranges[k].lo || knobs[k] > ranges[k].hi)
-			return snprintf(buf, n, "%s is %lld, outside %lld..%lld",
-				tensil_family_knob_name(k),
-				(long long) knobs[k], (long long) ranges[k].lo,
-				(long long) ranges[k].hi);
+	if (k >= 0)
+		return snprintf(buf, n, "%s is %lld, outside %lld..%lld",
+			tensil_family_knob_name(k), (long long) knobs[k],
+			(long long) ranges[k].lo, (long long) ranges[k].hi);
 	tensil_family_arch(f, knobs, &a);
 	bad = tensil_arch_check(&a);
 	if (bad)
