@@ -335,63 +335,38 @@ static dse_stat make_plan(const struct overlay *o, struct ovl_plan *pl,
  * and (partition, fiber width) pairs without a plan, each once.
  */
 struct todo {
-	int64_t *n1;
-	int n_n1;
+	struct values n1;
 	int *part;
 	int64_t *n2;
 	int n_pairs;
-	int cap_n1, cap_pairs;
 };
 
-static int todo_height(struct todo *t, int64_t n1)
+static dse_stat todo_pair(struct todo *t, int part, int64_t n2,
+	dse_error *err)
 {
-	int i;
-
-	for (i = 0; i < t->n_n1; i++)
-		if (t->n1[i] == n1)
-			return 0;
-	if (t->n_n1 == t->cap_n1) {
-		int cap = t->cap_n1 ? 2 * t->cap_n1 : 16;
-		int64_t *grown = realloc(t->n1, (size_t) cap * sizeof(*grown));
-
-		if (!grown)
-			return -1;
-		t->n1 = grown;
-		t->cap_n1 = cap;
-	}
-	t->n1[t->n_n1++] = n1;
-	return 0;
-}
-
-static int todo_pair(struct todo *t, int part, int64_t n2)
-{
+	int *gp;
+	int64_t *gw;
 	int i;
 
 	for (i = 0; i < t->n_pairs; i++)
 		if (t->part[i] == part && t->n2[i] == n2)
-			return 0;
-	if (t->n_pairs == t->cap_pairs) {
-		int cap = t->cap_pairs ? 2 * t->cap_pairs : 16;
-		int *gp = realloc(t->part, (size_t) cap * sizeof(*gp));
-		int64_t *gw;
-
-		if (!gp)
-			return -1;
+			return dse_stat_ok;
+	gp = realloc(t->part, (size_t) (t->n_pairs + 1) * sizeof(*gp));
+	if (gp)
 		t->part = gp;
-		gw = realloc(t->n2, (size_t) cap * sizeof(*gw));
-		if (!gw)
-			return -1;
-		t->n2 = gw;
-		t->cap_pairs = cap;
-	}
+	gw = gp ? realloc(t->n2, (size_t) (t->n_pairs + 1) * sizeof(*gw)) :
+		NULL;
+	if (!gw)
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	t->n2 = gw;
 	t->part[t->n_pairs] = part;
 	t->n2[t->n_pairs++] = n2;
-	return 0;
+	return dse_stat_ok;
 }
 
 static void todo_clear(struct todo *t)
 {
-	free(t->n1);
+	free(t->n1.v);
 	free(t->part);
 	free(t->n2);
 }
@@ -399,7 +374,8 @@ static void todo_clear(struct todo *t)
 /* The heights (pairs == 0) or the (partition, width) pairs (pairs == 1)
  * the prepared values need and the family lacks.
  */
-static int list_todo(const struct overlay *o, int pairs, struct todo *t)
+static dse_stat list_todo(const struct overlay *o, int pairs,
+	struct todo *t, dse_error *err)
 {
 	const struct values *pe = &o->prepared[K_PE];
 	const struct values *rows = &o->prepared[K_N1];
@@ -418,8 +394,9 @@ static int list_todo(const struct overlay *o, int pairs, struct todo *t)
 				if (pairs && part < 0)
 					continue;
 				if (!pairs) {
-					if (part < 0 && todo_height(t, h[j]))
-						return -1;
+					if (part < 0 && add_value(&t->n1, h[j],
+					    err))
+						return dse_stat_error;
 					continue;
 				}
 				for (c = 0; c < cols->n; c++) {
@@ -430,12 +407,12 @@ static int list_todo(const struct overlay *o, int pairs, struct todo *t)
 					for (i = 0; i < nw; i++)
 						if (!gnn__ovl_find_plan(o, h[j],
 						    w[i]) &&
-						    todo_pair(t, part, w[i]))
-							return -1;
+						    todo_pair(t, part, w[i], err))
+							return dse_stat_error;
 				}
 			}
 		}
-	return 0;
+	return dse_stat_ok;
 }
 
 /* Reports the first failure of a parallel build (the lowest index, so
@@ -476,7 +453,7 @@ static void *grow_zeroed(void *p, int used, int n, size_t size)
 static dse_stat make_all(struct overlay *o, int phase, const struct todo *t,
 	dse_error *err)
 {
-	int n = phase ? t->n_pairs : t->n_n1, base, i;
+	int n = phase ? t->n_pairs : t->n1.n, base, i;
 	dse_stat *st = calloc((size_t) (n ? n : 1), sizeof(*st));
 	dse_error *errs = calloc((size_t) (n ? n : 1), sizeof(*errs));
 	void *g = NULL;
@@ -503,7 +480,7 @@ static dse_stat make_all(struct overlay *o, int phase, const struct todo *t,
 	for (i = 0; i < n; i++)
 		st[i] = phase ? make_plan(o, &o->plans[base + i], t->part[i],
 			t->n2[i], &errs[i]) : make_part(o, &o->parts[base + i],
-			t->n1[i], &errs[i]);
+			t->n1.v[i], &errs[i]);
 	r = first_failure(st, errs, n, err);
 	free(st), free(errs);
 	return r;
@@ -523,9 +500,8 @@ static dse_stat build(struct overlay *o, dse_error *err)
 
 	for (phase = 0; phase < 2 && r == dse_stat_ok; phase++) {
 		memset(&t, 0, sizeof(t));
-		if (list_todo(o, phase, &t))
-			r = dse_error_set(err, DSE_E_NOMEM, "out of memory");
-		else
+		r = list_todo(o, phase, &t, err);
+		if (r == dse_stat_ok)
 			r = make_all(o, phase, &t, err);
 		todo_clear(&t);
 	}
