@@ -41,9 +41,9 @@ static const char *const strings[] = { "config", "config_file", "kernel",
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Which of the string attributes are of variable length: reading a
- * corrupt one loops forever inside HDF5 1.10.8 (fuzz/README.md, "Known
- * problems of the libraries"), which dse cannot fix, so the target leaves
- * them out and goes on fuzzing the rest of the reader.  Bit i stands for
+ * corrupt one loops forever inside HDF5 1.10.8 (docs/developer/fuzzing.md,
+ * "Defects of HDF5 that dse steps around"), which dse cannot fix, so the
+ * target leaves them out and goes on fuzzing the rest of the reader.  Bit i stands for
  * strings[i].
  */
 static unsigned vlen_strings(const char *path)

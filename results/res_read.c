@@ -22,7 +22,7 @@ struct res_reader {
  * which h5py and most tools write by default, and version 2, the 1.8
  * format, whose chunk indexes have no checksums) do not, and HDF5 1.10.8
  * reads damaged metadata of such files past its buffers or loops on it
- * (fuzz/README.md), so those files are refused before HDF5 reads them.
+ * (docs/developer/fuzzing.md), so those files are refused before HDF5 reads them.
  * A file that does not start with HDF5's signature is left to H5Fopen,
  * which says what it found.
  */
