@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 . scripts/install-missing.sh
 install_missing bootstrap build-essential cmake pkg-config libisl-dev \
 	libopenmpi-dev openmpi-bin libhdf5-dev hdf5-tools libcmocka-dev \
-	python3-h5py python3-matplotlib
+	python3-h5py python3-matplotlib python3-pandas
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
 cmake --build build -j"$(nproc)" >/dev/null
