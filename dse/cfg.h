@@ -101,6 +101,7 @@ typedef struct dse_cfg_constraint {
 	char metric[32];
 	double bound;		/* the fraction (0.75 for "75%") or amount */
 	int fraction;		/* 1 when bound is a fraction of the board */
+	int percent;		/* 1 when written as a percentage ("75%") */
 	int line;
 	int col;		/* column of the metric name */
 } dse_cfg_constraint;

@@ -400,6 +400,7 @@ static dse_stat parse_bound(const struct where *w, const char **pp,
 	if (*p == '%') {
 		c->bound /= 100;
 		c->fraction = 1;
+		c->percent = 1;
 		p++;
 	}
 	*pp = p;

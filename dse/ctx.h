@@ -19,6 +19,21 @@
 
 #define DSE_PATH_LEN 4096
 
+/* What the config's warnings may hold in all (see dse_ctx.warnings). */
+#define DSE_WARNINGS_LEN 2048
+
+/* One bound every design of a sweep must meet: a constraint of the config,
+ * or the board's own capacity of a resource the config leaves unbounded
+ * (board fit).  ctx->bound[i] names ctx->sopt.constraints[i] for the
+ * messages that speak of it.
+ */
+typedef struct dse_bound {
+	int metric;		/* enum sim_metric */
+	int board;		/* 1: the board's capacity, not in the config */
+	int line, col;		/* where the config wrote it; 0 for the board's */
+	char text[80];		/* "dsp <= 0.75", "lut <= 100% of the board" */
+} dse_bound;
+
 typedef struct dse_ctx {
 	dse_cfg *cfg;		/* owned */
 	arch_board board;	/* the named board with the config's overrides */
@@ -32,6 +47,11 @@ typedef struct dse_ctx {
 	tensil_family *tensil;	/* owned; an overlay-systolic workload's */
 	search_space *space;	/* owned */
 	search_options sopt;
+	dse_bound bound[SEARCH_MAX_CONSTRAINTS];	/* of sopt.constraints */
+	/* Warnings found while building the context, one a line, each
+	 * "FILE:LINE:COL: warning: ..."; rank 0 prints them.
+	 */
+	char warnings[DSE_WARNINGS_LEN];
 	int64_t seed;
 	char out_path[DSE_PATH_LEN];
 	MPI_Comm comm;
@@ -47,6 +67,26 @@ typedef struct dse_ctx {
  */
 dse_stat dse_ctx_setup(dse_ctx *ctx, const char *out_override,
 	dse_error *err);
+
+/* The constraints of [search] constraints, in ctx->sopt and ctx->bound,
+ * and board fit: every resource the board has that the config does not
+ * bound gets the bound "at most 100% of the board".  A bound above the
+ * board is taken only as a percentage ("lut <= 120%"), the one way to
+ * relax board fit.  Errors carry the config position (bounds.c).
+ */
+dse_stat dse_setup_constraints(dse_ctx *ctx, dse_error *err);
+
+/* The most of resource "m" a design may use and still fit: the board's
+ * capacity, or what a percentage above 100% in the config allows.
+ */
+double dse_fit_limit(const dse_ctx *ctx, enum sim_metric m);
+
+/* The resources of "m" over their fit limit, as text into buf ("LUT
+ * 776540 (283.3% of 274080), FF 1148420 (209.5% of 548160)"); returns
+ * their number (0: the design fits; buf is then "").
+ */
+int dse_over_board(const dse_ctx *ctx, const sim_metrics *m, char *buf,
+	size_t size);
 
 /* Fills "desc" from the [kernel] section of ctx->cfg; the strings stay
  * owned by the config.  Errors carry the config position and key.
@@ -273,10 +313,26 @@ dse_stat dse_root_verdict(const dse_ctx *ctx, dse_stat st, dse_error *err);
 const char *dse_net_name(int io_network);
 void dse_resource_line(FILE *out, const dse_ctx *ctx, const char *label,
 	enum sim_metric id, int64_t v);
+/* The five resource lines (DSP, BRAM18K, URAM, LUT, FF) of "m". */
+void dse_resource_lines(FILE *out, const dse_ctx *ctx, const sim_metrics *m);
 void dse_json_f64(FILE *out, const char *key, double v);
 void dse_json_i64(FILE *out, const char *key, long long v);
 void dse_json_str(FILE *out, const char *key, const char *s);
 void dse_json_board(FILE *out, const dse_ctx *ctx, const sim_metrics *m);
+/* A legal design's status line: "legal", or "over the board: " and the
+ * resources over it (dse_over_board).
+ */
+void dse_print_fit(FILE *out, const dse_ctx *ctx, const sim_metrics *m);
+/* The members "status" ("ok", "over_board" or the illegal status's
+ * text), "status_code" and, for a legal design, "over_board" (the names
+ * of the resources over the board, [] when it fits).
+ */
+void dse_json_status(FILE *out, const dse_ctx *ctx, const sim_metrics *m);
+/* The outcome of a printed design: ok, or a runtime error naming the
+ * illegal status or the resources over the board.
+ */
+dse_stat dse_fit_verdict(const dse_ctx *ctx, const char *design,
+	const sim_metrics *m, dse_error *err);
 
 /* Options of "dse simulate". */
 typedef struct dse_simulate_opts {

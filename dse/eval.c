@@ -194,6 +194,16 @@ void dse_resource_line(FILE *out, const dse_ctx *ctx, const char *label,
 		fprintf(out, "  %-14s %lld\n", label, (long long) v);
 }
 
+void dse_resource_lines(FILE *out, const dse_ctx *ctx,
+	const sim_metrics *m)
+{
+	dse_resource_line(out, ctx, "DSP", SIM_M_DSP, m->dsp);
+	dse_resource_line(out, ctx, "BRAM18K", SIM_M_BRAM18K, m->bram18k);
+	dse_resource_line(out, ctx, "URAM", SIM_M_URAM, m->uram);
+	dse_resource_line(out, ctx, "LUT", SIM_M_LUT, m->lut);
+	dse_resource_line(out, ctx, "FF", SIM_M_FF, m->ff);
+}
+
 static void print_text(const dse_ctx *ctx, const struct design *d,
 	FILE *out)
 {
@@ -211,7 +221,7 @@ static void print_text(const dse_ctx *ctx, const struct design *d,
 			sim_status_name(m->status));
 		return;
 	}
-	fprintf(out, "  %-14s legal\n", "status");
+	dse_print_fit(out, ctx, m);
 	fprintf(out, "  %-14s %llu cycles\n", "cycles",
 		(unsigned long long) m->cycles);
 	fprintf(out, "  %-14s %.6g ms\n", "latency", m->latency_s * 1e3);
@@ -219,16 +229,22 @@ static void print_text(const dse_ctx *ctx, const struct design *d,
 	fprintf(out, "  %-14s %.1f MHz\n", "clock", m->mhz);
 	fprintf(out, "  %-14s %d x %d (%lld PEs), II %d\n", "PE array",
 		m->pe_rows, m->pe_cols, (long long) m->n_pe, m->ii);
-	dse_resource_line(out, ctx, "DSP", SIM_M_DSP, m->dsp);
-	dse_resource_line(out, ctx, "BRAM18K", SIM_M_BRAM18K, m->bram18k);
-	dse_resource_line(out, ctx, "URAM", SIM_M_URAM, m->uram);
-	dse_resource_line(out, ctx, "LUT", SIM_M_LUT, m->lut);
-	dse_resource_line(out, ctx, "FF", SIM_M_FF, m->ff);
+	dse_resource_lines(out, ctx, m);
 	fprintf(out, "  %-14s %lld bytes (%.2f MiB)\n", "off-chip",
 		(long long) m->offchip_bytes,
 		(double) m->offchip_bytes / (1024.0 * 1024.0));
 	fprintf(out, "  %-14s %.6g J\n", "energy", m->energy_j);
 	fprintf(out, "  %-14s %.6g J*s\n", "EDP", m->edp);
+}
+
+void dse_print_fit(FILE *out, const dse_ctx *ctx, const sim_metrics *m)
+{
+	char over[256];
+
+	if (dse_over_board(ctx, m, over, sizeof(over)))
+		fprintf(out, "  %-14s over the board: %s\n", "status", over);
+	else
+		fprintf(out, "  %-14s legal\n", "status");
 }
 
 /* A JSON number; JSON has no NaN or infinity, which print as null. */
@@ -259,6 +275,44 @@ void dse_json_str(FILE *out, const char *key, const char *s)
 			fputc(*s, out);
 	}
 	fputc('"', out);
+}
+
+void dse_json_status(FILE *out, const dse_ctx *ctx, const sim_metrics *m)
+{
+	static const enum sim_metric res[] = { SIM_M_DSP, SIM_M_BRAM18K,
+		SIM_M_URAM, SIM_M_LUT, SIM_M_FF };
+	char over[256];
+	size_t i;
+	int n = 0;
+
+	if (m->status != SIM_OK) {
+		dse_json_str(out, "status", sim_status_name(m->status));
+		dse_json_i64(out, "status_code", m->status);
+		return;
+	}
+	dse_json_str(out, "status", dse_over_board(ctx, m, over,
+		sizeof(over)) ? "over_board" : "ok");
+	dse_json_i64(out, "status_code", m->status);
+	fputs(",\"over_board\":[", out);
+	for (i = 0; i < sizeof(res) / sizeof(res[0]); i++)
+		if (sim_metrics_get(m, res[i]) > dse_fit_limit(ctx, res[i]))
+			fprintf(out, "%s\"%s\"", n++ ? "," : "",
+				sim_metric_name(res[i]));
+	fputc(']', out);
+}
+
+dse_stat dse_fit_verdict(const dse_ctx *ctx, const char *design,
+	const sim_metrics *m, dse_error *err)
+{
+	char over[256];
+
+	if (m->status != SIM_OK)
+		return dse_error_set(err, DSE_E_RUNTIME, "illegal design %s: "
+			"%s", design, sim_status_name(m->status));
+	if (dse_over_board(ctx, m, over, sizeof(over)))
+		return dse_error_set(err, DSE_E_RUNTIME, "design %s does not "
+			"fit %s: %s", design, ctx->board.name, over);
+	return dse_stat_ok;
 }
 
 /* The share of the board of each resource, as fractions. */
@@ -294,9 +348,7 @@ static void print_json(const dse_ctx *ctx, const struct design *d,
 	dse_json_str(out, "sa_sizes", d->d.sa);
 	dse_json_str(out, "io_network", dse_net_name(d->d.io_network));
 	dse_json_i64(out, "double_buffer", d->d.double_buffer);
-	dse_json_str(out, "status", m->status == SIM_OK ? "ok" :
-		sim_status_name(m->status));
-	dse_json_i64(out, "status_code", m->status);
+	dse_json_status(out, ctx, m);
 	dse_json_i64(out, "cycles", (long long) m->cycles);
 	dse_json_f64(out, "latency_s", m->latency_s);
 	dse_json_f64(out, "gops", m->gops);
@@ -317,8 +369,9 @@ static void print_json(const dse_ctx *ctx, const struct design *d,
 	fputs("}\n", out);
 }
 
-/* Rank 0's part.  An illegal design is printed, then reported as a
- * runtime error (exit status 1): the request was valid, the design is not.
+/* Rank 0's part.  An illegal design, or one over the board, is printed,
+ * then reported as a runtime error (exit status 1): the request was
+ * valid, the design is not.
  */
 static dse_stat eval_root(const dse_ctx *ctx, const dse_eval_opts *opts,
 	dse_error *err)
@@ -339,9 +392,8 @@ static dse_stat eval_root(const dse_ctx *ctx, const dse_eval_opts *opts,
 			st = dse_error_set(err, DSE_E_IO, "cannot write the "
 				"evaluation to standard output");
 	}
-	if (st == dse_stat_ok && d.m.status != SIM_OK)
-		st = dse_error_set(err, DSE_E_RUNTIME, "illegal design %s: %s",
-			d.d.sa, sim_status_name(d.m.status));
+	if (st == dse_stat_ok)
+		st = dse_fit_verdict(ctx, d.d.sa, &d.m, err);
 	dse_design_clear(&d.d);
 	return st;
 }

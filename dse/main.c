@@ -794,6 +794,15 @@ static void print_rejected(const dse_ctx *ctx, const search_result *res)
 		print_examples(ctx, res);
 }
 
+/* The share of the board resource "id" of "m" takes, in percent. */
+static double share(const dse_ctx *ctx, const sim_metrics *m,
+	enum sim_metric id)
+{
+	double cap = sim_metric_capacity(&ctx->board, id);
+
+	return cap > 0 ? 100.0 * sim_metrics_get(m, id) / cap : 0.0;
+}
+
 static void print_summary(const dse_ctx *ctx, const search_result *res)
 {
 	size_t i, n = search_front_size(res->front);
@@ -809,10 +818,11 @@ static void print_summary(const dse_ctx *ctx, const search_result *res)
 		(unsigned long long) res->valid, n, ctx->out_path);
 	print_rejected(ctx, res);
 	if (n)
-		printf("  %12s %10s %7s %8s %10s %9s  %s\n", "latency(ms)",
-			ctx->dtype->is_float ? "GFLOP/s" : "GOP/s", "DSP",
-			"BRAM18K", "energy(mJ)", "PEs", dse_is_workload(ctx) ?
-			"design" : "AutoSA --sa-sizes");
+		printf("  %12s %10s %7s %8s %6s %6s %10s %9s  %s\n",
+			"latency(ms)", ctx->dtype->is_float ? "GFLOP/s" :
+			"GOP/s", "DSP", "BRAM18K", "LUT%", "FF%", "energy(mJ)",
+			"PEs", dse_is_workload(ctx) ? "design" :
+			"AutoSA --sa-sizes");
 	for (i = 0; i < n && i < MAX_SHOWN_ROWS; i++) {
 		const search_point *p = search_front_at(res->front, i);
 		char pes[32];
@@ -828,10 +838,12 @@ static void print_summary(const dse_ctx *ctx, const search_result *res)
 		else
 			snprintf(pes, sizeof(pes), "%lld",
 				(long long) p->metrics.n_pe);
-		printf("  %12.4f %10.1f %7lld %8lld %10.3f %9s  %s%s\n",
-			p->metrics.latency_s * 1e3, p->metrics.gops,
+		printf("  %12.4f %10.1f %7lld %8lld %6.1f %6.1f %10.3f %9s  "
+			"%s%s\n", p->metrics.latency_s * 1e3, p->metrics.gops,
 			(long long) p->metrics.dsp,
 			(long long) p->metrics.bram18k,
+			share(ctx, &p->metrics, SIM_M_LUT),
+			share(ctx, &p->metrics, SIM_M_FF),
 			p->metrics.energy_j * 1e3, pes, sa,
 			knob_suffix(ctx, p, extra, sizeof(extra)));
 	}

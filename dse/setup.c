@@ -422,43 +422,6 @@ static dse_stat setup_objectives(dse_ctx *ctx, dse_error *err)
 	return dse_stat_ok;
 }
 
-static dse_stat setup_constraints(dse_ctx *ctx, dse_error *err)
-{
-	search_options *o = &ctx->sopt;
-	int i, n = dse_cfg_n_constraints(ctx->cfg, "search", "constraints");
-
-	if (n > SEARCH_MAX_CONSTRAINTS)
-		return error_at(ctx, "search", "constraints", err,
-			"at most %d constraints", SEARCH_MAX_CONSTRAINTS);
-	for (i = 0; i < n; i++) {
-		const dse_cfg_constraint *c = dse_cfg_constraint_at(ctx->cfg,
-			"search", "constraints", i);
-		int m = sim_metric_find(c->metric);
-		double cap;
-
-		if (m < 0)
-			return dse_error_set_at(err, dse_cfg_file(ctx->cfg),
-				c->line, c->col, "constraints",
-				"unknown metric '%s' in a constraint",
-				c->metric);
-		cap = sim_metric_capacity(&ctx->board, m);
-		if (c->fraction && cap > 0 && c->bound > 1.0)
-			return dse_error_set_at(err, dse_cfg_file(ctx->cfg),
-				c->line, c->col, "constraints",
-				"a fraction of the board above 1 (100%%) allows "
-				"more '%s' than the board has", c->metric);
-		/* A fraction only means something for a resource the board
-		 * has; other metrics (latency in seconds) take the bound as
-		 * written.
-		 */
-		o->constraints[i].metric = m;
-		o->constraints[i].max = c->fraction && cap > 0 ?
-			c->bound * cap : c->bound;
-	}
-	o->n_constraints = n;
-	return dse_stat_ok;
-}
-
 /* The largest band: points within 10x of the front are hardly a
  * neighbourhood, and a typo ("band = 10" for 10%) should not quietly
  * re-simulate most of the space.
@@ -925,7 +888,7 @@ static dse_stat setup_search(dse_ctx *ctx, const char *out_override,
 {
 	int64_t block;
 
-	if (setup_objectives(ctx, err) || setup_constraints(ctx, err))
+	if (setup_objectives(ctx, err) || dse_setup_constraints(ctx, err))
 		return dse_stat_error;
 	ctx->seed = dse_cfg_int(ctx->cfg, "search", "seed", 1);
 	block = dse_cfg_int(ctx->cfg, "search", "block", 0);

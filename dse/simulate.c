@@ -86,7 +86,7 @@ static int print_timing(const dse_ctx *ctx, const struct run *r,
 			fprintf(out, "  %-14s %s\n", "why", r->why);
 		return 0;
 	}
-	fprintf(out, "  %-14s legal\n", "status");
+	dse_print_fit(out, ctx, m);
 	print_cycles(r, out);
 	fprintf(out, "  %-14s %.6g ms\n", "latency", m->latency_s * 1e3);
 	fprintf(out, "  %-14s %.2f %s\n", "throughput", m->gops,
@@ -116,8 +116,7 @@ static void print_text(const dse_ctx *ctx, const dse_simulate_opts *opts,
 		"DRAM bandwidth", r->rep.dram_gbps, ctx->board.dram_gbps > 0 ?
 		100.0 * r->rep.dram_gbps / ctx->board.dram_gbps : 0.0,
 		ctx->board.dram_gbps);
-	dse_resource_line(out, ctx, "DSP", SIM_M_DSP, m->dsp);
-	dse_resource_line(out, ctx, "BRAM18K", SIM_M_BRAM18K, m->bram18k);
+	dse_resource_lines(out, ctx, m);
 	fprintf(out, "  %-14s %.3f s, %.3g PE-cycles/s\n", "simulated in",
 		r->seconds, r->seconds > 0 ?
 		(double) r->rep.pe_cycles / r->seconds : 0.0);
@@ -178,9 +177,7 @@ static void print_json(const dse_ctx *ctx, const dse_simulate_opts *opts,
 	dse_json_i64(out, "double_buffer", r->d.double_buffer);
 	dse_json_str(out, "mode", sim_model_kind_name(opts->mode));
 	dse_json_str(out, "model", sim_model_kind_name(rep->model));
-	dse_json_str(out, "status", m->status == SIM_OK ? "ok" :
-		sim_status_name(m->status));
-	dse_json_i64(out, "status_code", m->status);
+	dse_json_status(out, ctx, m);
 	dse_json_i64(out, "seed", (long long) r->co.seed);
 	json_timing(rep, out);
 	dse_json_f64(out, "mhz", m->mhz);
@@ -194,6 +191,8 @@ static void print_json(const dse_ctx *ctx, const dse_simulate_opts *opts,
 	dse_json_i64(out, "dsp", m->dsp);
 	dse_json_i64(out, "bram18k", m->bram18k);
 	dse_json_i64(out, "uram", m->uram);
+	dse_json_i64(out, "lut", m->lut);
+	dse_json_i64(out, "ff", m->ff);
 	dse_json_i64(out, "offchip_bytes", m->offchip_bytes);
 	dse_json_f64(out, "energy", m->energy_j);
 	dse_json_board(out, ctx, m);
@@ -209,7 +208,8 @@ static void workload_print_json(const dse_ctx *ctx,
 	const dse_simulate_opts *o, const struct run *r, FILE *out);
 
 /* Prints what a run found (when it ran) as JSON or text; an illegal
- * design is printed, then reported as a runtime error, as in "dse eval".
+ * design, or one over the board, is printed, then reported as a runtime
+ * error, as in "dse eval".
  */
 static dse_stat print_run(const dse_ctx *ctx, const dse_simulate_opts *opts,
 	const struct run *r, dse_stat st, printer json, printer text,
@@ -221,11 +221,10 @@ static dse_stat print_run(const dse_ctx *ctx, const dse_simulate_opts *opts,
 	if (fflush(stdout) != 0 || ferror(stdout))
 		return dse_error_set(err, DSE_E_IO, "cannot write the "
 			"simulation to standard output");
-	if (r->rep.metrics.status != SIM_OK)
+	if (r->rep.metrics.status != SIM_OK && r->why[0])
 		return dse_error_set(err, DSE_E_RUNTIME, "illegal design %s: "
-			"%s", r->d.sa, r->why[0] ? r->why :
-			sim_status_name(r->rep.metrics.status));
-	return dse_stat_ok;
+			"%s", r->d.sa, r->why);
+	return dse_fit_verdict(ctx, r->d.sa, &r->rep.metrics, err);
 }
 
 /* Rank 0's part. */
@@ -322,9 +321,7 @@ static void workload_print_text(const dse_ctx *ctx, const dse_simulate_opts *o,
 		100.0 * r->rep.pe_utilisation);
 	fprintf(out, "  %-14s %.3f GB/s\n", "DRAM bandwidth",
 		r->rep.dram_gbps);
-	dse_resource_line(out, ctx, "DSP", SIM_M_DSP, m->dsp);
-	dse_resource_line(out, ctx, "BRAM18K", SIM_M_BRAM18K, m->bram18k);
-	dse_resource_line(out, ctx, "URAM", SIM_M_URAM, m->uram);
+	dse_resource_lines(out, ctx, m);
 	fprintf(out, "  %-14s %.3f s\n", "simulated in", r->seconds);
 	print_modules(&r->rep, out);
 }
@@ -344,8 +341,7 @@ static void workload_print_json(const dse_ctx *ctx, const dse_simulate_opts *o,
 	dse_json_str(out, "design", r->d.sa);
 	dse_json_str(out, "mode", sim_model_kind_name(o->mode));
 	dse_json_str(out, "model", sim_model_kind_name(rep->model));
-	dse_json_str(out, "status", m->status == SIM_OK ? "ok" :
-		sim_status_name(m->status));
+	dse_json_status(out, ctx, m);
 	if (r->why[0])
 		dse_json_str(out, "why", r->why);
 	json_timing(rep, out);
@@ -353,7 +349,10 @@ static void workload_print_json(const dse_ctx *ctx, const dse_simulate_opts *o,
 	dse_json_i64(out, "dsp", m->dsp);
 	dse_json_i64(out, "bram18k", m->bram18k);
 	dse_json_i64(out, "uram", m->uram);
+	dse_json_i64(out, "lut", m->lut);
+	dse_json_i64(out, "ff", m->ff);
 	dse_json_f64(out, "energy", m->energy_j);
+	dse_json_board(out, ctx, m);
 	dse_json_f64(out, "seconds", r->seconds);
 	json_modules(rep, out);
 	fputs("}\n", out);

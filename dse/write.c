@@ -1,4 +1,5 @@
 /* Turning the search result into the results file. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,12 @@ static const struct metric_col {
 /* Plus the clock, a real number that is not an objective, and the three
  * columns of the sampled model's estimate.
  */
-#define MAX_COLS (3 + SEARCH_MAX_KNOBS + N_SHAPE_COLS + N_METRIC_COLS + 1 + 3)
+#define MAX_COLS (3 + SEARCH_MAX_KNOBS + N_SHAPE_COLS + N_METRIC_COLS + 1 + 3 \
+	+ N_SHARE_COLS)
+/* Plus the share of the board of the resources the summary shows only as
+ * a share (LUT and FF: their counts run to millions).
+ */
+#define N_SHARE_COLS 2
 
 /* An integer metric read from the struct itself, not through a double,
  * which would round cycle counts beyond 2^53.
@@ -177,6 +183,17 @@ static void fill_common(const struct common_cols *c, size_t r,
 				metric_cols[m].metric);
 }
 
+/* The share of the board resource "id" of "m" takes, in percent (NaN
+ * on a board without that resource).
+ */
+static double board_pct(const dse_ctx *ctx, const sim_metrics *m,
+	enum sim_metric id)
+{
+	double cap = sim_metric_capacity(&ctx->board, id);
+
+	return cap > 0 ? 100.0 * sim_metrics_get(m, id) / cap : NAN;
+}
+
 /* Fills the front table: index, knobs, array shape, metrics, clock, model
  * (with the interval of the cycles and the fraction of tiles simulated)
  * and the AutoSA --sa-sizes string of every row.
@@ -187,7 +204,7 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 	struct common_cols c;
 	int64_t *shape[N_SHAPE_COLS];
 	const char **model, **sa;
-	double *mhz, *low, *high, *frac;
+	double *mhz, *low, *high, *frac, *lut_pct, *ff_pct;
 	size_t r;
 
 	t->rows = search_front_size(front);
@@ -204,6 +221,8 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 	if (search_space_knob_index(ctx->space, "n_pe") < 0)
 		shape[3] = add_col(t, "n_pe", "PE", RES_I64);
 	add_metrics(t, &c);
+	lut_pct = add_col(t, "lut_pct", "% of the board", RES_F64);
+	ff_pct = add_col(t, "ff_pct", "% of the board", RES_F64);
 	/* The clock is a knob of the GNN families: its column is that. */
 	mhz = search_space_knob_index(ctx->space, "mhz") < 0 ?
 		add_col(t, "mhz", "MHz", RES_F64) : NULL;
@@ -229,6 +248,8 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 		}
 		if (shape[3])
 			shape[3][r] = p->metrics.n_pe;
+		lut_pct[r] = board_pct(ctx, &p->metrics, SIM_M_LUT);
+		ff_pct[r] = board_pct(ctx, &p->metrics, SIM_M_FF);
 		if (mhz)
 			mhz[r] = p->metrics.mhz;
 		model[r] = sim_model_kind_name(p->model);
@@ -490,6 +511,32 @@ static dse_stat write_strategy(const dse_ctx *ctx, res_file *f,
 	return dse_stat_ok;
 }
 
+/* The board's resources (with the config's overrides) as board_dsp,
+ * board_bram18k, ..., so a reader can set any row beside the board, and
+ * the constraints the sweep applied, board fit included, one a line.
+ */
+static dse_stat write_board(const dse_ctx *ctx, res_file *f, dse_error *err)
+{
+	static const enum sim_metric res[] = { SIM_M_DSP, SIM_M_BRAM18K,
+		SIM_M_URAM, SIM_M_LUT, SIM_M_FF };
+	char name[48], text[SEARCH_MAX_CONSTRAINTS * 84] = "";
+	size_t i;
+	int c;
+
+	for (i = 0; i < sizeof(res) / sizeof(res[0]); i++) {
+		snprintf(name, sizeof(name), "board_%s",
+			sim_metric_name(res[i]));
+		if (res_attr_i64(f, name, (int64_t) sim_metric_capacity(
+				&ctx->board, res[i]), err))
+			return dse_stat_error;
+	}
+	for (c = 0; c < ctx->sopt.n_constraints; c++) {
+		strcat(text, c ? "\n" : "");
+		strcat(text, ctx->bound[c].text);
+	}
+	return res_attr_string(f, "constraints", text, err);
+}
+
 static dse_stat write_attrs(const dse_ctx *ctx, res_file *f,
 	const search_result *res, double wall_s, dse_error *err)
 {
@@ -505,6 +552,7 @@ static dse_stat write_attrs(const dse_ctx *ctx, res_file *f,
 	    res_attr_string(f, "config", dse_cfg_text(ctx->cfg), err) ||
 	    res_attr_string(f, "config_file", dse_cfg_file(ctx->cfg), err) ||
 	    res_attr_string(f, "board", ctx->board.name, err) ||
+	    write_board(ctx, f, err) ||
 	    res_attr_string(f, "kernel", ctx->tmpl.kernel, err) ||
 	    res_attr_string(f, "family", dse_workload_family(ctx), err) ||
 	    (ctx->graph && (res_attr_string(f, "graph",

@@ -28,7 +28,7 @@
 
 #define SEARCH_MAX_KNOBS 32
 #define SEARCH_MAX_OBJECTIVES 6
-#define SEARCH_MAX_CONSTRAINTS 8
+#define SEARCH_MAX_CONSTRAINTS 16
 
 /* A design point must hold every knob the model can have. */
 _Static_assert(SEARCH_MAX_KNOBS >= SIM_MAX_KNOBS,

@@ -17,7 +17,7 @@
 #include "search_private.h"
 
 #define STATE_MAGIC "DSECKPT\n"
-#define STATE_VERSION 3
+#define STATE_VERSION 4
 
 struct header {
 	char magic[8];

@@ -85,9 +85,9 @@ bad_case section 7:2 spaces "unknown section" "$good_kernel
 bad_case spacetime 8:14 space_time "has 6 space-time candidates \(0\.\.5\)" "$good_kernel
 [space]
 space_time = 6"
-bad_case fraction 8:15 constraints "fraction of the board above 1" "$good_kernel
+bad_case fraction 8:15 constraints "a fraction is at most 1 \\(the whole board\\)" "$good_kernel
 [search]
-constraints = dsp <= 500%"
+constraints = dsp <= 5.0"
 bad_case mhz 8:7 mhz "at most 5000" "$good_kernel
 [platform]
 mhz = 99999"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `dse eval`: one design in AutoSA's --sa-sizes syntax, the table and the
 # JSON (read back by Python), the candidate picked by space_time, an
-# illegal design (exit 1, the rule named, JSON still printed), malformed
+# illegal design (exit 1, the rule named, JSON still printed), a design
+# over the board (exit 1, each resource named) and board fit relaxed by a
+# percentage above 100%, malformed
 # strings and lists of the wrong length (exit 2), and MPI ranks agreeing.
 . "$(dirname "$0")/common.sh"
 PY=/usr/bin/python3
@@ -65,6 +67,32 @@ expect_line "$err" '^dse: error: illegal design .*latency does not divide array_
 run_status 1 "illegal design, json" eval --json --sa-sizes "$BAD" "$SMALL"
 $PY -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["status"].startswith("latency does not divide") and d["status_code"]==2, d' "$out" &&
 	ok || fail "illegal design JSON: $out"
+
+# A design over the board (64 x 64 PEs of 4 fp32 lanes, 5 DSP each:
+# 81,920 DSP on a 12,288-DSP U250): its status names every resource over
+# the board with its share, and it exits as an illegal design does.
+OVER='{kernel[]->space_time[3];kernel[]->array_part[128,128,8];kernel[]->latency[2,2];kernel[]->simd[4]}'
+run_status 1 "over the board" eval --sa-sizes "$OVER" "$SMALL"
+expect_line "$out" '^  status +over the board: DSP 81920 \(666\.7% of 12288\), LUT [0-9]+ \([0-9.]+% of 1728000\), FF [0-9]+ \([0-9.]+% of 3456000\)$' "over-board status"
+expect_line "$err" '^dse: error: design .* does not fit u250: DSP 81920' "over-board message"
+run_status 1 "over the board, json" eval --json --sa-sizes "$OVER" "$SMALL"
+$PY -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["status"]=="over_board" and d["over_board"]==["dsp","lut","ff"] and d["dsp"]==81920, d' "$out" &&
+	ok || fail "over-board JSON: $out"
+run_status 1 "over the board, simulate" simulate --mode analytic --sa-sizes "$OVER" "$SMALL"
+expect_line "$out" '^  status +over the board: DSP 81920 ' "simulate over-board status"
+# A fitting design says so in its JSON.
+run_status 0 "fits, json" eval --json --sa-sizes "$GOOD" "$SMALL"
+$PY -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["status"]=="ok" and d["over_board"]==[], d' "$out" &&
+	ok || fail "fitting design JSON: $out"
+# Percentages above 100% relax board fit on purpose: then it is legal.
+sed 's/^constraints.*/constraints = dsp <= 700%, lut <= 600%, ff <= 400%/' \
+	"$SMALL" >"$TMP/relaxed.cfg"
+run_status 0 "relaxed board fit" eval --sa-sizes "$OVER" "$TMP/relaxed.cfg"
+expect_line "$out" '^  status +legal$' "relaxed status"
+# LUT relaxed only: DSP and FF still over.
+sed 's/^constraints.*/constraints = lut <= 600%/' "$SMALL" >"$TMP/lut.cfg"
+run_status 1 "LUT relaxed only" eval --sa-sizes "$OVER" "$TMP/lut.cfg"
+expect_line "$out" '^  status +over the board: DSP 81920 \(666\.7% of 12288\), FF [0-9]+ ' "LUT relaxed status"
 
 # Bad input: exit 2, a message that says what is expected, nothing on
 # standard output.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every example in configs/ runs under mpirun -np 2 and writes its file
 # (to a scratch path, so the tests never touch results/), with the front
-# and the analysis's candidates and I/O groups.
+# and the analysis's candidates and I/O groups, and no design on its front
+# over the board.
 . "$(dirname "$0")/common.sh"
 
 for cfg in "$SRC"/configs/*.cfg; do
@@ -13,6 +14,9 @@ for cfg in "$SRC"/configs/*.cfg; do
 		fail "configs/$name.cfg did not produce $out"
 	fi
 	h5dump -H "$out" >/dev/null 2>&1 && ok || fail "h5dump cannot read $out"
+	# Board fit: no design on the front uses more than the board has.
+	/usr/bin/python3 "$SRC/tests/integration/check_board_fit.py" "$out" &&
+		ok || fail "$name: a design over the board in $out"
 	tables=$(h5ls -r "$out" 2>/dev/null)
 	if grep -q '^\[workload\]' "$cfg"; then
 		# A GNN workload has no kernel analysis: its front spells
