@@ -197,6 +197,45 @@ void arch_board_names(char *buf, size_t size)
 	join_names(buf, size, N_BOARDS, board_name_at);
 }
 
+/* The DSP slice's maximum frequency by family and speed grade (-1, -2,
+ * -3): DSP48E2 of UltraScale+ (DS923 and DS925 switching
+ * characteristics: 644, 775, 891 MHz; the -2L parts of the Alveo cards
+ * run at the -2 figure) and DSP48E1 of the 7 series (DS181 and DS187:
+ * 464, 550, 628 MHz).  The block RAMs are slower still, so no design of
+ * the part clocks above these.
+ */
+static const struct part_fmax {
+	const char *prefix[4];	/* part name prefixes of the family */
+	double mhz[3];
+} part_fmax[] = {
+	{ { "xcu", "xcvu", "xczu", NULL }, { 644, 775, 891 } },
+	{ { "xc7a", "xc7z", "xc7k", "xc7v" }, { 464, 550, 628 } },
+};
+
+double arch_board_max_mhz(const arch_board *b)
+{
+	const char *p;
+	size_t f, i;
+	int grade = 0;
+
+	if (!b)
+		return 0;
+	/* The speed grade is the first field after a '-' that starts
+	 * with a digit ("-2L", "-1").
+	 */
+	for (p = strchr(b->part, '-'); p && !grade; p = strchr(p + 1, '-'))
+		if (p[1] >= '1' && p[1] <= '3')
+			grade = p[1] - '0';
+	if (!grade)
+		return 0;
+	for (f = 0; f < sizeof(part_fmax) / sizeof(part_fmax[0]); f++)
+		for (i = 0; i < 4 && part_fmax[f].prefix[i]; i++)
+			if (!strncasecmp(b->part, part_fmax[f].prefix[i],
+					strlen(part_fmax[f].prefix[i])))
+				return part_fmax[f].mhz[grade - 1];
+	return 0;
+}
+
 const arch_dtype *arch_dtype_find(const char *name)
 {
 	int i;

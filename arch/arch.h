@@ -37,6 +37,13 @@ const arch_board *arch_board_at(int i);
 /* Writes the comma-separated list of built-in board names into buf. */
 void arch_board_names(char *buf, size_t size);
 
+/* The fastest clock the board's FPGA part can run a design at: the
+ * maximum frequency of its DSP slices for its family and speed grade,
+ * read from the part name ("xcu250-figd2104-2L-e": UltraScale+, -2).
+ * 0 for a part whose family or grade is not known.
+ */
+double arch_board_max_mhz(const arch_board *b);
+
 /* A data type of the compute units and what one multiply-accumulate costs. */
 typedef struct arch_dtype {
 	char name[ARCH_NAME_LEN];	/* "fp32", "fp16", "int16", "int8" */

@@ -12,6 +12,7 @@
  * strategy honours them.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,46 +33,197 @@ static int is_board_res(int m)
 	return 0;
 }
 
-/* An input error at constraint "c" of the config. */
-#define con_error(ctx, c, err, ...) \
-	dse_error_set_at(err, dse_cfg_file((ctx)->cfg), (c)->line, (c)->col, \
+/* An input error at constraint "c" of the config (at its unit when
+ * "at_unit" and it has one).
+ */
+#define con_error_at(ctx, c, at_unit, err, ...) \
+	dse_error_set_at(err, dse_cfg_file((ctx)->cfg), (c)->line, \
+		(at_unit) && (c)->unit[0] ? (c)->unit_col : (c)->col, \
 		"constraints", __VA_ARGS__)
+#define con_error(ctx, c, err, ...) con_error_at(ctx, c, 0, err, __VA_ARGS__)
 
-/* The constraint as the user wrote it, for messages: "dsp <= 0.75". */
-static void con_text(const dse_cfg_constraint *c, char *buf, size_t size)
+/* The units a metric's bound may carry, and what one of each is in the
+ * metric's own unit (seconds, GOP/s, bytes, joules).  Resources take a
+ * count or a share of the board, never a unit.
+ */
+struct unit {
+	const char *name;
+	double scale;
+};
+static const struct unit time_units[] = { { "s", 1 }, { "ms", 1e-3 },
+	{ "us", 1e-6 }, { "ns", 1e-9 }, { NULL, 0 } };
+static const struct unit rate_units[] = { { "GOP/s", 1 },
+	{ "GFLOP/s", 1 }, { "GOPS", 1 }, { "GFLOPS", 1 }, { "TOP/s", 1e3 },
+	{ "TFLOP/s", 1e3 }, { "TOPS", 1e3 }, { "TFLOPS", 1e3 },
+	{ "MOP/s", 1e-3 }, { "MFLOP/s", 1e-3 }, { NULL, 0 } };
+static const struct unit byte_units[] = { { "B", 1 }, { "kB", 1e3 },
+	{ "KB", 1e3 }, { "MB", 1e6 }, { "GB", 1e9 }, { "KiB", 1024.0 },
+	{ "MiB", 1048576.0 }, { "GiB", 1073741824.0 }, { NULL, 0 } };
+static const struct unit energy_units[] = { { "J", 1 }, { "mJ", 1e-3 },
+	{ "uJ", 1e-6 }, { "nJ", 1e-9 }, { NULL, 0 } };
+static const struct unit edp_units[] = { { "J*s", 1 }, { "mJ*s", 1e-3 },
+	{ NULL, 0 } };
+static const struct unit cycle_units[] = { { "cycles", 1 }, { NULL, 0 } };
+
+static const struct unit *metric_units(int m)
 {
-	if (c->percent)
-		snprintf(buf, size, "%s <= %.6g%%", c->metric, 100 * c->bound);
-	else
-		snprintf(buf, size, "%s <= %.6g", c->metric, c->bound);
+	switch (m) {
+	case SIM_M_LATENCY: return time_units;
+	case SIM_M_GOPS: return rate_units;
+	case SIM_M_OFFCHIP: return byte_units;
+	case SIM_M_ENERGY: return energy_units;
+	case SIM_M_EDP: return edp_units;
+	case SIM_M_CYCLES: return cycle_units;
+	default: return NULL;
+	}
 }
 
-/* The absolute bound of a resource constraint "c" on a board with "cap" of
- * it, or an error when it allows more than the board has without saying
- * so with a percentage.
+dse_stat dse_setup_board_rates(dse_ctx *ctx, const arch_board *b,
+	dse_error *err)
+{
+	double fmax = arch_board_max_mhz(b);
+
+	/* The config language has checked that both are numbers above 0. */
+	ctx->board.mhz = dse_cfg_float(ctx->cfg, "platform", "mhz", b->mhz);
+	ctx->board.dram_gbps = dse_cfg_float(ctx->cfg, "platform",
+		"dram_gbps", b->dram_gbps);
+	if (fmax > 0 && ctx->board.mhz > fmax)
+		return dse_ctx_error(ctx, "platform", "mhz", -1, err, "mhz = %g "
+			"is more than %s can run: the DSP slices of its part %s "
+			"run at most %g MHz", ctx->board.mhz, b->name, b->part,
+			fmax);
+	/* A board whose part is unknown still gets a bound no FPGA
+	 * reaches, which keeps the models' arithmetic sane.
+	 */
+	if (ctx->board.mhz > 5000)
+		return dse_ctx_error(ctx, "platform", "mhz", -1, err, "mhz = %g "
+			"is more than any FPGA runs (at most 5000)",
+			ctx->board.mhz);
+	if (ctx->board.dram_gbps > b->dram_gbps)
+		return dse_ctx_error(ctx, "platform", "dram_gbps", -1, err,
+			"dram_gbps = %g is more than %s's memory gives (%g GB/s "
+			"at its peak); a smaller figure models a share of it, "
+			"another board more", ctx->board.dram_gbps, b->name,
+			b->dram_gbps);
+	return dse_stat_ok;
+}
+
+/* The constraint as the user wrote it, for messages: "dsp <= 0.75",
+ * "latency <= 1ms".
+ */
+static void con_text(const dse_cfg_constraint *c, char *buf, size_t size)
+{
+	const char *op = c->lower ? ">=" : "<=";
+
+	if (c->percent)
+		snprintf(buf, size, "%s %s %.6g%%", c->metric, op,
+			100 * c->bound);
+	else
+		snprintf(buf, size, "%s %s %.6g%s", c->metric, op, c->bound,
+			c->unit);
+}
+
+/* The bound of "c" in its metric's own unit (a fraction stays one). */
+static dse_stat unit_value(const dse_ctx *ctx, const dse_cfg_constraint *c,
+	int m, double *v, dse_error *err)
+{
+	const struct unit *u = metric_units(m);
+	char known[160] = "";
+	int i;
+
+	*v = c->bound;
+	if (!c->unit[0])
+		return dse_stat_ok;
+	if (!u)
+		return con_error_at(ctx, c, 1, err, "%s takes a count or a "
+			"share of the board (%s <= 2000, %s <= 75%%), not a unit "
+			"('%s')", c->metric, c->metric, c->metric, c->unit);
+	for (i = 0; u[i].name; i++) {
+		if (!strcmp(u[i].name, c->unit)) {
+			*v = c->bound * u[i].scale;
+			return dse_stat_ok;
+		}
+		strcat(known, i ? ", " : "");
+		strcat(known, u[i].name);
+	}
+	return con_error_at(ctx, c, 1, err, "unknown unit '%s' for %s "
+		"(units: %s)", c->unit, c->metric, known);
+}
+
+/* The absolute bound of a resource constraint "c" (value "v", a fraction
+ * or a count) on a board with "cap" of it, or an error when it allows
+ * more than the board has without saying so with a percentage, or asks
+ * for more than the board has.
  */
 static dse_stat resource_bound(const dse_ctx *ctx,
-	const dse_cfg_constraint *c, double cap, double *max, dse_error *err)
+	const dse_cfg_constraint *c, double v, double cap, double *abs,
+	dse_error *err)
 {
+	const char *unit = sim_metric_unit(sim_metric_find(c->metric));
 	char text[80];
 
-	*max = c->fraction ? c->bound * cap : c->bound;
-	if (*max <= cap || c->percent)
-		return dse_stat_ok;
+	*abs = c->fraction ? v * cap : v;
 	con_text(c, text, sizeof(text));
+	if (c->lower && *abs > cap)
+		return con_error(ctx, c, err, "%s asks for more %s than %s has "
+			"(%.0f): no design can meet it", text, unit,
+			ctx->board.name, cap);
+	if (c->lower || *abs <= cap || c->percent)
+		return dse_stat_ok;
 	if (c->fraction)
 		return con_error(ctx, c, err, "%s allows %.3g times the %s the "
 			"board has; a fraction is at most 1 (the whole board); "
 			"to let designs past the board on purpose write a "
-			"percentage, e.g. '%s <= %.0f%%'", text, c->bound,
-			sim_metric_unit(sim_metric_find(c->metric)), c->metric,
-			100 * c->bound);
+			"percentage, e.g. '%s <= %.0f%%'", text, v, unit,
+			c->metric, 100 * v);
 	return con_error(ctx, c, err, "%s allows more %s than %s has (%.0f); "
 		"to let designs past the board on purpose write a percentage, "
 		"e.g. '%s <= %.0f%%', or change the board with [platform] %s",
-		text, sim_metric_unit(sim_metric_find(c->metric)),
-		ctx->board.name, cap, c->metric, 100 * ceil(c->bound / cap),
-		c->metric);
+		text, unit, ctx->board.name, cap, c->metric,
+		100 * ceil(v / cap), c->metric);
+}
+
+/* Appends a warning at constraint "c" to ctx->warnings. */
+static void __attribute__((format(printf, 3, 4))) con_warn(dse_ctx *ctx,
+	const dse_cfg_constraint *c, const char *fmt, ...)
+{
+	size_t len = strlen(ctx->warnings);
+	va_list ap;
+	int n;
+
+	if (len + 1 >= sizeof(ctx->warnings))
+		return;
+	n = snprintf(ctx->warnings + len, sizeof(ctx->warnings) - len,
+		"%s:%d:%d: warning: ", dse_cfg_file(ctx->cfg), c->line,
+		c->col);
+	if (n < 0 || (size_t) n >= sizeof(ctx->warnings) - len)
+		return;
+	len += (size_t) n;
+	va_start(ap, fmt);
+	vsnprintf(ctx->warnings + len, sizeof(ctx->warnings) - len, fmt, ap);
+	va_end(ap);
+	len = strlen(ctx->warnings);
+	if (len + 1 < sizeof(ctx->warnings))
+		strcat(ctx->warnings, "\n");
+}
+
+/* An upper bound on a resource written as a count that admits almost
+ * nothing of the board ("dsp <= 1", meant as the whole board) is most
+ * likely a slip: below 1% of the board, or a single unit.
+ */
+static void warn_tiny(dse_ctx *ctx, const dse_cfg_constraint *c, double abs,
+	double cap)
+{
+	char text[80];
+
+	if (c->lower || c->fraction || cap <= 0 ||
+	    (abs > 1 && abs >= 0.01 * cap))
+		return;
+	con_text(c, text, sizeof(text));
+	con_warn(ctx, c, "%s allows %.0f %s, %.2g%% of %s's %.0f; a share of "
+		"the whole board is written %s <= 1.0 or %s <= 100%%", text,
+		abs, sim_metric_unit(sim_metric_find(c->metric)),
+		100 * abs / cap, ctx->board.name, cap, c->metric, c->metric);
 }
 
 /* Adds the config's constraint "c" as bound i. */
@@ -81,22 +233,36 @@ static dse_stat add_config_bound(dse_ctx *ctx, int i,
 	search_constraint *s = &ctx->sopt.constraints[i];
 	dse_bound *b = &ctx->bound[i];
 	int m = sim_metric_find(c->metric);
-	double cap;
+	double cap, v;
+	char known[256] = "";
+	int k;
 
-	if (m < 0)
+	if (m < 0) {
+		for (k = 0; k < SIM_N_METRICS; k++) {
+			strcat(known, k ? ", " : "");
+			strcat(known, sim_metric_name(k));
+		}
 		return con_error(ctx, c, err, "unknown metric '%s' in a "
-			"constraint", c->metric);
+			"constraint (metrics: %s)", c->metric, known);
+	}
 	cap = sim_metric_capacity(&ctx->board, m);
-	s->metric = m;
+	if (unit_value(ctx, c, m, &v, err))
+		return dse_stat_error;
+	if (c->percent && !is_board_res(m))
+		return con_error(ctx, c, err, "a percentage is a share of the "
+			"board, and %s is not a resource of the board; write "
+			"an amount in %s", c->metric, sim_metric_unit(m));
 	/* A fraction only means something for a resource the board has;
 	 * other metrics (latency in seconds) take the bound as written.
 	 */
-	if (is_board_res(m) && cap > 0) {
-		if (resource_bound(ctx, c, cap, &s->max, err))
+	if (is_board_res(m)) {
+		if (resource_bound(ctx, c, v, cap, &v, err))
 			return dse_stat_error;
-	} else {
-		s->max = c->bound;
+		warn_tiny(ctx, c, v, cap);
 	}
+	s->metric = m;
+	s->max = c->lower ? INFINITY : v;
+	s->min = c->lower ? v : 0;
 	memset(b, 0, sizeof(*b));
 	b->metric = m;
 	b->line = c->line;
@@ -113,6 +279,7 @@ static void add_board_bound(dse_ctx *ctx, int i, enum sim_metric m)
 
 	s->metric = m;
 	s->max = sim_metric_capacity(&ctx->board, m);
+	s->min = 0;
 	memset(b, 0, sizeof(*b));
 	b->metric = m;
 	b->board = 1;
@@ -120,13 +287,14 @@ static void add_board_bound(dse_ctx *ctx, int i, enum sim_metric m)
 		sim_metric_name(m), s->max);
 }
 
-/* Whether one of the first n bounds is on metric m. */
+/* Whether one of the first n bounds is an upper bound on metric m. */
 static int bounded(const dse_ctx *ctx, int n, int m)
 {
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (ctx->sopt.constraints[i].metric == m)
+		if (ctx->sopt.constraints[i].metric == m &&
+		    isfinite(ctx->sopt.constraints[i].max))
 			return 1;
 	return 0;
 }
@@ -160,6 +328,7 @@ double dse_fit_limit(const dse_ctx *ctx, enum sim_metric m)
 	/* A bound above the board is a relaxation the config asked for. */
 	for (i = 0; i < ctx->sopt.n_constraints; i++)
 		if (ctx->sopt.constraints[i].metric == (int) m &&
+		    isfinite(ctx->sopt.constraints[i].max) &&
 		    ctx->sopt.constraints[i].max > limit)
 			limit = ctx->sopt.constraints[i].max;
 	return limit;
@@ -194,4 +363,38 @@ int dse_over_board(const dse_ctx *ctx, const sim_metrics *m, char *buf,
 		n++;
 	}
 	return n;
+}
+
+/* The most points dse_bound_blame looks at. */
+#define BLAME_POINTS 100000
+
+void dse_bound_blame(const dse_ctx *ctx, double seconds, uint64_t *legal,
+	uint64_t *broken)
+{
+	search_evaluator ev = dse_evaluator(ctx);
+	uint64_t size = search_space_size(ctx->space), step, idx, seen = 0;
+	double t0 = MPI_Wtime();
+	int c;
+
+	*legal = 0;
+	memset(broken, 0, sizeof(uint64_t) * SEARCH_MAX_CONSTRAINTS);
+	step = size > BLAME_POINTS ? size / BLAME_POINTS : 1;
+	for (idx = 0; idx < size && seen < BLAME_POINTS; idx += step, seen++) {
+		int32_t knobs[SEARCH_MAX_KNOBS];
+		sim_metrics m;
+
+		if ((seen & 63) == 63 && MPI_Wtime() - t0 > seconds)
+			break;
+		search_space_decode(ctx->space, idx, knobs);
+		ev.eval(ev.model, knobs, &m);
+		if (m.status != SIM_OK)
+			continue;
+		(*legal)++;
+		for (c = 0; c < ctx->sopt.n_constraints; c++) {
+			const search_constraint *s = &ctx->sopt.constraints[c];
+			double v = sim_metrics_get(&m, s->metric);
+
+			broken[c] += v > s->max || v < s->min;
+		}
+	}
 }

@@ -93,17 +93,22 @@ const char *dse_cfg_param_name(const dse_cfg *cfg, const char *section,
 int64_t dse_cfg_param_value(const dse_cfg *cfg, const char *section,
 	const char *key, int i);
 
-/* Constraints ("dsp <= 0.75, bram18k <= 2000").  A bound written with a
- * decimal point or a '%' sign is a fraction of the board ("0.75", "75%");
- * a plain integer is an absolute amount.
+/* Constraints ("dsp <= 0.75, bram18k <= 2000, gops >= 500, latency <=
+ * 1ms").  A bound written with a decimal point and no unit, or with a
+ * '%' sign, is a fraction of the board ("0.75", "75%"); a plain integer
+ * is an absolute amount; a unit ("1ms", "2 GiB") is read as written and
+ * checked by whoever knows the metric.
  */
 typedef struct dse_cfg_constraint {
 	char metric[32];
+	int lower;		/* 1: "metric >= bound"; 0: "metric <= bound" */
 	double bound;		/* the fraction (0.75 for "75%") or amount */
 	int fraction;		/* 1 when bound is a fraction of the board */
 	int percent;		/* 1 when written as a percentage ("75%") */
+	char unit[16];		/* the unit written after the number; "" */
 	int line;
 	int col;		/* column of the metric name */
+	int unit_col;		/* column of the unit (when there is one) */
 } dse_cfg_constraint;
 int dse_cfg_n_constraints(const dse_cfg *cfg, const char *section,
 	const char *key);

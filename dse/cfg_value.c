@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -371,43 +372,102 @@ static dse_stat parse_params(const struct where *w, struct entry *e)
 	return dse_stat_ok;
 }
 
-/* Reads the bound of a constraint at *pp: "2000" is an absolute amount,
- * "0.75" and "75%" are fractions of the board.
+/* Reads the number of a bound at *pp: digits with an optional fraction
+ * and exponent ("2000", "0.75", "1.5e3"); *dot says whether it had a
+ * decimal point and no exponent (a share of the board when no unit
+ * follows).  Returns the number of characters read, 0 when there is no
+ * number.
+ */
+static size_t read_bound_number(const char *p, double *v, int *dot)
+{
+	const char *q = p;
+	char num[64];
+	int digits = 0, exp = 0;
+
+	for (; is_digit(*q); q++)
+		digits++;
+	*dot = *q == '.';
+	if (*q == '.')
+		for (q++; is_digit(*q); q++)
+			digits++;
+	if (digits && (*q == 'e' || *q == 'E') &&
+	    (is_digit(q[1]) || ((q[1] == '-' || q[1] == '+') &&
+				is_digit(q[2])))) {
+		exp = 1;
+		for (q += 2; is_digit(*q); q++)
+			;
+	}
+	if (!digits || (size_t) (q - p) >= sizeof(num))
+		return 0;
+	memcpy(num, p, q - p);
+	num[q - p] = '\0';
+	*v = strtod(num, NULL);
+	*dot = *dot && !exp;
+	return (size_t) (q - p);
+}
+
+/* Whether c may be part of a unit: "ms", "GOP/s", "J*s", "MiB". */
+static int is_unit_char(char c)
+{
+	return is_alpha(c) || c == '/' || c == '*';
+}
+
+/* Reads the bound of a constraint at *pp: a number, then optionally a
+ * unit ("1ms", "1 ms") or '%'.  "2000" is an absolute amount, "0.75" and
+ * "75%" are fractions of the board; which units a metric takes is the
+ * caller's to check.
  */
 static dse_stat parse_bound(const struct where *w, const char **pp,
 	dse_cfg_constraint *c)
 {
-	const char *b = *pp, *p = *pp;
-	char num[64];
-	int digits = 0, dot = 0;
+	const char *p = *pp, *u;
+	size_t n;
+	int dot;
 
-	for (; is_digit(*p); p++)
-		digits++;
-	if (*p == '.') {
-		dot = 1;
-		for (p++; is_digit(*p); p++)
-			digits++;
-	}
-	if (!digits)
-		return dse__cfg_fail_in(w, b, "bad constraint: expected a bound after "
-			"'<=' such as 0.75, 75%% or 2000");
-	if ((size_t) (p - b) >= sizeof(num))
-		return dse__cfg_fail_in(w, b, "bad constraint: the bound is too long");
-	memcpy(num, b, p - b);
-	num[p - b] = '\0';
-	c->bound = strtod(num, NULL);
+	n = read_bound_number(p, &c->bound, &dot);
+	if (!n)
+		return dse__cfg_fail_in(w, p, "bad constraint: expected a bound "
+			"after '%s' such as 0.75, 75%%, 2000 or 1ms",
+			c->lower ? ">=" : "<=");
+	if (!isfinite(c->bound))
+		return dse__cfg_fail_in(w, p, "bad constraint: the bound is "
+			"too large");
+	p += n;
 	c->fraction = dot;
 	if (*p == '%') {
 		c->bound /= 100;
 		c->fraction = 1;
 		c->percent = 1;
-		p++;
+		*pp = p + 1;
+		return dse_stat_ok;
 	}
+	u = skip_blanks(p);
+	if (!is_unit_char(*u)) {
+		*pp = p;
+		return dse_stat_ok;
+	}
+	for (p = u; is_unit_char(*p) || is_digit(*p); p++)
+		;
+	if ((size_t) (p - u) >= sizeof(c->unit))
+		return dse__cfg_fail_in(w, u, "bad constraint: unit '%.*s' is "
+			"too long", (int) (p - u), u);
+	/* "dsp <= 0.75 lut <= 0.5": the word is the next constraint's
+	 * metric, not a unit.
+	 */
+	if (strchr("<>=", *skip_blanks(p)) && *skip_blanks(p))
+		return dse__cfg_fail_in(w, u, "bad constraint: expected ',' "
+			"between constraints");
+	memcpy(c->unit, u, p - u);
+	c->unit[p - u] = '\0';
+	c->unit_col = w->col + (int) (u - w->start);
+	c->fraction = 0;
 	*pp = p;
 	return dse_stat_ok;
 }
 
-/* Reads one "metric <= bound" item of a constraint list at *pp. */
+/* Reads one "metric <= bound" or "metric >= bound" item of a constraint
+ * list at *pp.
+ */
 static dse_stat parse_constraint(const struct where *w, const char **pp,
 	dse_cfg_constraint *c)
 {
@@ -427,14 +487,15 @@ static dse_stat parse_constraint(const struct where *w, const char **pp,
 	c->line = w->line;
 	c->col = w->col + (int) (name - w->start);
 	p = skip_blanks(end);
-	if (p[0] != '<' || p[1] != '=') {
+	if ((p[0] != '<' && p[0] != '>') || p[1] != '=') {
 		if (!strchr("<>=!", *p) || *p == '\0')
-			return dse__cfg_fail_in(w, p, "bad constraint: expected '<=' after "
-				"'%s'", c->metric);
+			return dse__cfg_fail_in(w, p, "bad constraint: expected '<=' "
+				"or '>=' after '%s'", c->metric);
 		oplen = strchr("<>=!", p[1]) && p[1] ? 2 : 1;
-		return dse__cfg_fail_in(w, p, "bad constraint: only '<=' is accepted, "
-			"found '%.*s'", oplen, p);
+		return dse__cfg_fail_in(w, p, "bad constraint: only '<=' and "
+			"'>=' are accepted, found '%.*s'", oplen, p);
 	}
+	c->lower = p[0] == '>';
 	p = skip_blanks(p + 2);
 	if (parse_bound(w, &p, c) < 0)
 		return dse_stat_error;

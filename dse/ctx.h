@@ -76,6 +76,14 @@ dse_stat dse_ctx_setup(dse_ctx *ctx, const char *out_override,
  */
 dse_stat dse_setup_constraints(dse_ctx *ctx, dse_error *err);
 
+/* [platform] mhz and dram_gbps, overrides of the built-in board "b", into
+ * ctx->board, each checked against what the board can do: the clock
+ * against the fastest its part runs (arch_board_max_mhz), the bandwidth
+ * against the board's own memory.  Errors carry the config position.
+ */
+dse_stat dse_setup_board_rates(dse_ctx *ctx, const arch_board *b,
+	dse_error *err);
+
 /* The most of resource "m" a design may use and still fit: the board's
  * capacity, or what a percentage above 100% in the config allows.
  */
@@ -87,6 +95,15 @@ double dse_fit_limit(const dse_ctx *ctx, enum sim_metric m);
  */
 int dse_over_board(const dse_ctx *ctx, const sim_metrics *m, char *buf,
 	size_t size);
+
+/* Why a front came out empty: over points spread evenly over ctx's space
+ * (every point of a small one, at most 100,000, for about "seconds"),
+ * the legal ones in *legal and, for each bound i of ctx->sopt, how many
+ * of them break it in broken[i] (SEARCH_MAX_CONSTRAINTS entries).  Not
+ * collective.
+ */
+void dse_bound_blame(const dse_ctx *ctx, double seconds, uint64_t *legal,
+	uint64_t *broken);
 
 /* Fills "desc" from the [kernel] section of ctx->cfg; the strings stay
  * owned by the config.  Errors carry the config position and key.

@@ -794,6 +794,40 @@ static void print_rejected(const dse_ctx *ctx, const search_result *res)
 		print_examples(ctx, res);
 }
 
+/* An empty front although legal points were evaluated: which bound
+ * ruled out the most of them, from a sample of the space, with the
+ * runners-up, so that a slip such as "dsp <= 1" is found at once.
+ */
+static void print_empty_front(const dse_ctx *ctx, const search_result *res)
+{
+	uint64_t legal, broken[SEARCH_MAX_CONSTRAINTS];
+	int order[SEARCH_MAX_CONSTRAINTS], i, j, n = ctx->sopt.n_constraints;
+
+	if (search_front_size(res->front) || !res->over_constraint)
+		return;
+	dse_bound_blame(ctx, 1.0, &legal, broken);
+	if (!legal)
+		return;
+	for (i = 0; i < n; i++) {
+		for (j = i; j > 0 && broken[order[j - 1]] < broken[i]; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+	printf("  the front is empty: every legal design breaks a "
+		"constraint; of %llu legal designs looked at again,\n",
+		(unsigned long long) legal);
+	for (i = 0; i < n && i < 3 && broken[order[i]]; i++) {
+		const dse_bound *b = &ctx->bound[order[i]];
+
+		printf("    %5.1f%% break %s", 100.0 * (double) broken[order[i]] /
+			(double) legal, b->text);
+		if (b->line)
+			printf(" (%s:%d:%d)", dse_cfg_file(ctx->cfg), b->line,
+				b->col);
+		printf("\n");
+	}
+}
+
 /* The share of the board resource "id" of "m" takes, in percent. */
 static double share(const dse_ctx *ctx, const sim_metrics *m,
 	enum sim_metric id)
@@ -817,6 +851,7 @@ static void print_summary(const dse_ctx *ctx, const search_result *res)
 		res->evaluated / res->seconds / 1e6 : 0.0,
 		(unsigned long long) res->valid, n, ctx->out_path);
 	print_rejected(ctx, res);
+	print_empty_front(ctx, res);
 	if (n)
 		printf("  %12s %10s %7s %8s %6s %6s %10s %9s  %s\n",
 			"latency(ms)", ctx->dtype->is_float ? "GFLOP/s" :
@@ -939,6 +974,23 @@ static int check_output(const dse_ctx *ctx, dse_error *err)
 		dse_error_set(err, DSE_E_MPI, "MPI_Bcast failed");
 	}
 	return ok;
+}
+
+/* The config's warnings (ctx->warnings), on rank 0, each "dse: " and
+ * its line.
+ */
+static void print_warnings(const dse_ctx *ctx)
+{
+	const char *p = ctx->warnings, *e;
+
+	if (ctx->rank != 0 || ctx->quiet)
+		return;
+	for (; *p; p = *e ? e + 1 : e) {
+		e = strchr(p, '\n');
+		if (!e)
+			e = p + strlen(p);
+		fprintf(stderr, "dse: %.*s\n", (int) (e - p), p);
+	}
 }
 
 /* Warns, on rank 0, about an exhaustive sweep that will take hours. */
@@ -1146,6 +1198,7 @@ static int main_mpi(int argc, char **argv, dse_ctx *ctx)
 			"setting up the sweep failed on another rank");
 	if (any_bad)
 		return report_error(ctx, &err);
+	print_warnings(ctx);
 	if (cli.eval && dse_is_workload(ctx)) {
 		dse_error_set(&err, DSE_E_INPUT, "'dse eval' takes a kernel's "
 			"--sa-sizes; for a workload use 'dse simulate "

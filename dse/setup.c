@@ -18,8 +18,6 @@
  * that the model's arithmetic cannot overflow.
  */
 #define MAX_RESOURCE 1000000000
-#define MAX_DRAM_GBPS 100000.0
-#define MAX_MHZ 5000.0
 #define MAX_PORT_BITS 8192
 /* The largest work block a rank takes at once. */
 #define MAX_BLOCK (INT64_C(1) << 30)
@@ -73,16 +71,8 @@ static dse_stat setup_board(dse_ctx *ctx, dse_error *err)
 				"%s is more than any FPGA has (at most "
 				"1000000000)", ints[i]);
 	}
-	ctx->board.dram_gbps = dse_cfg_float(ctx->cfg, "platform",
-		"dram_gbps", ctx->board.dram_gbps);
-	if (ctx->board.dram_gbps > MAX_DRAM_GBPS)
-		return error_at(ctx, "platform", "dram_gbps", err,
-			"dram_gbps must be at most 100000");
-	ctx->board.mhz = dse_cfg_float(ctx->cfg, "platform", "mhz",
-		ctx->board.mhz);
-	if (ctx->board.mhz > MAX_MHZ)
-		return error_at(ctx, "platform", "mhz", err,
-			"mhz must be at most 5000");
+	if (dse_setup_board_rates(ctx, b, err))
+		return dse_stat_error;
 	port = dse_cfg_int(ctx->cfg, "platform", "dram_port_bits",
 		ctx->board.dram_port_bits);
 	if (port < 8 || port > MAX_PORT_BITS)

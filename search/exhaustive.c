@@ -93,10 +93,12 @@ int search__feasible(const search_options *opt, const sim_metrics *m)
 {
 	int i;
 
-	for (i = 0; i < opt->n_constraints; i++)
-		if (sim_metrics_get(m, opt->constraints[i].metric) >
-				opt->constraints[i].max)
+	for (i = 0; i < opt->n_constraints; i++) {
+		double v = sim_metrics_get(m, opt->constraints[i].metric);
+
+		if (v > opt->constraints[i].max || v < opt->constraints[i].min)
 			return 0;
+	}
 	return 1;
 }
 
@@ -161,8 +163,12 @@ static void setup_prune(struct run *run)
 		return;
 	for (i = 0; i < opt->n_constraints; i++) {
 		m = opt->constraints[i].metric;
-		if (m == SIM_M_DSP || m == SIM_M_BRAM18K || m == SIM_M_URAM ||
-		    m == SIM_M_LUT || m == SIM_M_FF) {
+		/* The bound is a lower bound of the resources: it can only
+		 * break an upper bound.
+		 */
+		if ((m == SIM_M_DSP || m == SIM_M_BRAM18K || m == SIM_M_URAM ||
+		     m == SIM_M_LUT || m == SIM_M_FF) &&
+		    isfinite(opt->constraints[i].max)) {
 			run->prune[run->n_prune].metric = m;
 			run->prune[run->n_prune].max = opt->constraints[i].max;
 			run->n_prune++;

@@ -238,9 +238,15 @@ void search__indiv_classify(const search__ctx *c, search__indiv *ind)
 	for (j = 0; j < opt->n_constraints; j++) {
 		double v = sim_metrics_get(m, opt->constraints[j].metric);
 		double max = opt->constraints[j].max;
+		double min = opt->constraints[j].min;
 
+		/* The shortfall below a lower bound counts as the excess
+		 * over an upper one does, relative to the bound.
+		 */
 		if (v > max)
 			ind->viol += max > 0 ? (v - max) / max : v - max;
+		else if (v < min)
+			ind->viol += (min - v) / min;
 	}
 	ind->cls = search__feasible(opt, m) ? 0 : 1;
 }

@@ -217,9 +217,14 @@ int search_strategy_find(const char *name);
 
 /* --- the run ----------------------------------------------------------- */
 
+/* A design meets a constraint when min <= metric <= max.  Every metric
+ * is non-negative, so min = 0 (as a zeroed struct has it) is no lower
+ * bound, and max = INFINITY no upper bound.
+ */
 typedef struct search_constraint {
 	int metric;		/* enum sim_metric */
 	double max;		/* absolute upper bound */
+	double min;		/* absolute lower bound ("gops >= 500") */
 } search_constraint;
 
 typedef struct search_progress {

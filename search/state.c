@@ -33,6 +33,7 @@ struct header {
 	uint64_t n_constraints;
 	uint64_t con_metric[SEARCH_MAX_CONSTRAINTS];
 	double con_max[SEARCH_MAX_CONSTRAINTS];
+	double con_min[SEARCH_MAX_CONSTRAINTS];
 	uint64_t model;
 	double band;
 	uint64_t payload_size;
@@ -236,6 +237,7 @@ static void make_header(const search_space *space, const search_options *opt,
 			i++) {
 		h->con_metric[i] = (uint64_t) opt->constraints[i].metric;
 		h->con_max[i] = opt->constraints[i].max;
+		h->con_min[i] = opt->constraints[i].min;
 	}
 	h->model = (uint64_t) opt->model;
 	h->band = opt->model == SIM_MODEL_SAMPLED ? opt->band : 0.0;
@@ -319,7 +321,8 @@ static dse_stat compare(const struct header *got, const struct header *want,
 	for (i = 0; got->n_constraints == want->n_constraints &&
 			i < got->n_constraints; i++)
 		if (got->con_metric[i] != want->con_metric[i] ||
-		    got->con_max[i] != want->con_max[i])
+		    got->con_max[i] != want->con_max[i] ||
+		    got->con_min[i] != want->con_min[i])
 			break;
 	if (got->n_constraints != want->n_constraints ||
 	    i < got->n_constraints)

@@ -190,16 +190,29 @@ static const struct bad_case bad_cases[] = {
 	  "empty item in the list" },
 	/* Constraints. */
 	{ KERNEL "[search]\nconstraints = dsp < 3\n", 7, 19, "constraints",
-	  "only '<=' is accepted, found '<'" },
-	{ KERNEL "[search]\nconstraints = dsp >= 0.5\n", 7, 19,
-	  "constraints", "only '<=' is accepted, found '>='" },
+	  "only '<=' and '>=' are accepted, found '<'" },
+	{ KERNEL "[search]\nconstraints = dsp == 0.5\n", 7, 19,
+	  "constraints", "only '<=' and '>=' are accepted, found '=='" },
+	{ KERNEL "[search]\nconstraints = gops => 5\n", 7, 20,
+	  "constraints", "only '<=' and '>=' are accepted, found '=>'" },
+	{ KERNEL "[search]\nconstraints = gops >=\n", 7, 22, "constraints",
+	  "expected a bound after '>='" },
+	{ KERNEL "[search]\nconstraints = latency <= ms\n", 7, 26,
+	  "constraints", "expected a bound after '<=' such as 0.75, 75%, "
+	  "2000 or 1ms" },
+	{ KERNEL "[search]\nconstraints = latency <= 1e999\n", 7, 26,
+	  "constraints", "the bound is too large" },
+	{ KERNEL "[search]\nconstraints = latency <= 1 verylongunitname\n",
+	  7, 28, "constraints", "unit 'verylongunitname' is too long" },
 	{ KERNEL "[search]\nconstraints = dsp <=\n", 7, 21, "constraints",
 	  "expected a bound after '<='" },
 	{ KERNEL "[search]\nconstraints = dsp 0.5\n", 7, 19, "constraints",
-	  "expected '<=' after 'dsp'" },
+	  "expected '<=' or '>=' after 'dsp'" },
 	{ KERNEL "[search]\nconstraints = dsp <= 0.75, <= 3\n", 7, 28,
 	  "constraints", "expected a metric name" },
-	{ KERNEL "[search]\nconstraints = dsp <= 0.75 lut\n", 7, 27,
+	{ KERNEL "[search]\nconstraints = dsp <= 0.75 lut <= 0.5\n", 7, 27,
+	  "constraints", "expected ',' between constraints" },
+	{ KERNEL "[search]\nconstraints = dsp <= 75% lut <= 0.5\n", 7, 26,
 	  "constraints", "expected ',' between constraints" },
 	{ KERNEL "[search]\nconstraints = dsp <= -1\n", 7, 22,
 	  "constraints", "expected a bound after '<='" },
@@ -379,6 +392,7 @@ enum kind {
 	K_PARAM,	/* i: index; s: name; v: value */
 	K_NPARAMS,	/* v: count */
 	K_CONS,		/* i: index; s: metric; x: bound; v: fraction; col */
+	K_CONS_OP,	/* i: index; s: unit; v: 1 for ">=" */
 	K_NCONS,	/* v: count */
 	K_SET,		/* x: loop bound; s: the values, comma-separated */
 	K_CHOICE,	/* i: index; v: the value's code (-1: none) */
@@ -559,6 +573,12 @@ static void check_one(const dse_cfg *cfg, const struct good_check *c)
 	case K_CONS:
 		check_cons(cfg, c);
 		break;
+	case K_CONS_OP:
+		assert_int_equal(dse_cfg_constraint_at(cfg, c->sec, c->key,
+			c->i)->lower, c->v);
+		assert_string_equal(dse_cfg_constraint_at(cfg, c->sec, c->key,
+			c->i)->unit, c->s);
+		break;
 	case K_NCONS:
 		assert_int_equal(dse_cfg_n_constraints(cfg, c->sec, c->key),
 			c->v);
@@ -632,6 +652,26 @@ static const struct small_case small_cases[] = {
 	  { K_CONS, "search", "constraints", 0, "ff", 1, 0.125, 7, 15 } },
 	{ "[search]\nconstraints = ff<=12.5%\n",
 	  { K_NCONS, "search", "constraints", 0, NULL, 1, 0, 0, 0 } },
+	{ "[search]\nconstraints = ff<=12.5%\n",
+	  { K_CONS_OP, "search", "constraints", 0, "", 0, 0, 0, 0 } },
+	/* Lower bounds, units (read as written; the setup knows which a
+	 * metric takes), exponents.
+	 */
+	{ "[search]\nconstraints = gops >= 500\n",
+	  { K_CONS, "search", "constraints", 0, "gops", 0, 500, 7, 15 } },
+	{ "[search]\nconstraints = gops >= 500\n",
+	  { K_CONS_OP, "search", "constraints", 0, "", 1, 0, 0, 0 } },
+	{ "[search]\nconstraints = latency <= 1.5ms, gops>=2 TOP/s\n",
+	  { K_CONS, "search", "constraints", 0, "latency", 0, 1.5, 7, 15 } },
+	{ "[search]\nconstraints = latency <= 1.5ms, gops>=2 TOP/s\n",
+	  { K_CONS_OP, "search", "constraints", 0, "ms", 0, 0, 0, 0 } },
+	{ "[search]\nconstraints = latency <= 1.5ms, gops>=2 TOP/s\n",
+	  { K_CONS_OP, "search", "constraints", 1, "TOP/s", 1, 0, 0, 0 } },
+	{ "[search]\nconstraints = edp <= 3J*s\n",
+	  { K_CONS_OP, "search", "constraints", 0, "J*s", 0, 0, 0, 0 } },
+	{ "[search]\nconstraints = latency <= 2.5e-3\n",
+	  { K_CONS, "search", "constraints", 0, "latency", 0, 2.5e-3, 7,
+	    15 } },
 	{ "[search]\nobjectives = x\n",
 	  { K_NAME, "search", "objectives", 0, "x", 0, 0, 0, 14 } },
 	/* The [kernel] keys of the analysis and the second tiling level. */

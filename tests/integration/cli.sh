@@ -88,7 +88,7 @@ space_time = 6"
 bad_case fraction 8:15 constraints "a fraction is at most 1 \\(the whole board\\)" "$good_kernel
 [search]
 constraints = dsp <= 5.0"
-bad_case mhz 8:7 mhz "at most 5000" "$good_kernel
+bad_case mhz 8:7 mhz "more than u250 can run: the DSP slices of its part" "$good_kernel
 [platform]
 mhz = 99999"
 bad_case huge 9:11 latency "more than 2\^64 points" "$good_kernel

@@ -38,14 +38,14 @@ struct sweep_case {
 /* Constraint bounds are absolute here (the fraction handling is dse/'s). */
 static const struct sweep_case cases[] = {
 	{ "latency x dsp, default blocks", { 64, 64, 64 }, 2,
-	  { SIM_M_LATENCY, SIM_M_DSP }, 0, { { 0, 0 } }, 0 },
+	  { SIM_M_LATENCY, SIM_M_DSP }, 0, { { 0, 0, 0 } }, 0 },
 	{ "tiny blocks split unevenly", { 48, 32, 96 }, 2,
-	  { SIM_M_LATENCY, SIM_M_DSP }, 1, { { SIM_M_DSP, 600 } }, 7 },
+	  { SIM_M_LATENCY, SIM_M_DSP }, 1, { { SIM_M_DSP, 600, 0 } }, 7 },
 	{ "three objectives with two constraints", { 128, 64, 32 }, 3,
 	  { SIM_M_LATENCY, SIM_M_DSP, SIM_M_BRAM18K }, 2,
-	  { { SIM_M_DSP, 2000 }, { SIM_M_BRAM18K, 300 } }, 100 },
+	  { { SIM_M_DSP, 2000, 0 }, { SIM_M_BRAM18K, 300, 0 } }, 100 },
 	{ "throughput x dsp", { 32, 32, 32 }, 2,
-	  { SIM_M_GOPS, SIM_M_DSP }, 0, { { 0, 0 } }, 33 },
+	  { SIM_M_GOPS, SIM_M_DSP }, 0, { { 0, 0, 0 } }, 33 },
 };
 
 /* Every divisor of each extent as array_part, 1..8 as latency and simd:
