@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/util.h"
 #include "arch.h"
 
 /* Assumed DRAM latencies, in kernel cycles from a read request to its first
@@ -131,11 +132,6 @@ static const struct memory_geometry {
 	int uram_width;
 	int64_t uram_depth;
 } geometry = { 1024, 18, 1024, 36, 512, 72, 4096 };
-
-static int64_t ceil_div(int64_t a, int64_t b)
-{
-	return (a + b - 1) / b;
-}
 
 const arch_board *arch_board_find(const char *name)
 {
@@ -268,16 +264,16 @@ int64_t arch_bram18k(int width_bits, int64_t depth)
 	if (depth <= g->lutram_max_bits / width_bits)
 		return 0;
 	if (width_bits > g->bram_narrow_width)
-		return ceil_div(width_bits, g->bram_wide_width) *
-			ceil_div(depth, g->bram_wide_depth);
-	return ceil_div(width_bits, g->bram_narrow_width) *
-		ceil_div(depth, g->bram_narrow_depth);
+		return dse_cdiv(width_bits, g->bram_wide_width) *
+			dse_cdiv(depth, g->bram_wide_depth);
+	return dse_cdiv(width_bits, g->bram_narrow_width) *
+		dse_cdiv(depth, g->bram_narrow_depth);
 }
 
 int64_t arch_uram(int width_bits, int64_t depth)
 {
 	if (width_bits <= 0 || depth <= 0)
 		return 0;
-	return ceil_div(width_bits, geometry.uram_width) *
-		ceil_div(depth, geometry.uram_depth);
+	return dse_cdiv(width_bits, geometry.uram_width) *
+		dse_cdiv(depth, geometry.uram_depth);
 }

@@ -34,7 +34,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
 #include "dse/cfg_internal.h"
+#include "search/strategies.h"
+#include "sim/sim.h"
 
 struct sec_schema {
 	const char *name;
@@ -46,21 +49,23 @@ struct sec_schema {
 static const char *const dtype_names[] = {
 	"fp32", "fp16", "int16", "int8", NULL
 };
-/* The search strategies in the order of enum search_strategy, so that
- * setup can take a name's index through search_strategy_find.
+/* The search strategies and the I/O networks come from the tables of
+ * their enums, so a name's index is its value.
  */
-static const char *const strategy_names[] = { "exhaustive", "random",
-	"genetic", "anneal", NULL };
+#define CFG_NAME(id, name) name,
+static const char *const strategy_names[] = {
+	SEARCH_STRATEGY_TABLE(CFG_NAME) NULL
+};
 /* The model of the search's last word: "analytic" alone, or "sampled"
  * re-evaluating the band around the analytic front (enum sim_model_kind
  * order, which setup relies on through sim_model_kind_find).
  */
 static const char *const search_model_names[] = { "analytic", "sampled",
 	NULL };
-/* The I/O network kinds in the order of enum sim_io_network, so a name's
- * index is the knob value.
- */
-static const char *const io_network_names[] = { "daisy", "multicast", NULL };
+static const char *const io_network_names[] = {
+	SIM_IO_NETWORK_TABLE(CFG_NAME) NULL
+};
+#undef CFG_NAME
 /* Double buffering is off (0) or on (1); an integer set would reject 0
  * and accept any other number, so it is a list of these two values.
  */
@@ -183,15 +188,14 @@ static const struct key_schema output_keys[] = {
 	{ "cloud", V_INT_NONNEG, 0, NULL },
 };
 
-#define N_OF(a) ((int) (sizeof(a) / sizeof((a)[0])))
 
 static const struct sec_schema sections[] = {
-	{ "kernel", kernel_keys, N_OF(kernel_keys), 1 },
-	{ "workload", workload_keys, N_OF(workload_keys), 0 },
-	{ "platform", platform_keys, N_OF(platform_keys), 0 },
-	{ "space", space_keys, N_OF(space_keys), 0 },
-	{ "search", search_keys, N_OF(search_keys), 0 },
-	{ "output", output_keys, N_OF(output_keys), 0 },
+	{ "kernel", kernel_keys, DSE_N_OF(kernel_keys), 1 },
+	{ "workload", workload_keys, DSE_N_OF(workload_keys), 0 },
+	{ "platform", platform_keys, DSE_N_OF(platform_keys), 0 },
+	{ "space", space_keys, DSE_N_OF(space_keys), 0 },
+	{ "search", search_keys, DSE_N_OF(search_keys), 0 },
+	{ "output", output_keys, DSE_N_OF(output_keys), 0 },
 };
 
 struct section {
@@ -262,7 +266,7 @@ static const struct sec_schema *find_sec_schema(const char *name, size_t len)
 {
 	int i;
 
-	for (i = 0; i < N_OF(sections); i++)
+	for (i = 0; i < (int) DSE_N_OF(sections); i++)
 		if (strlen(sections[i].name) == len &&
 		    !strncmp(sections[i].name, name, len))
 			return &sections[i];
@@ -623,7 +627,7 @@ static dse_stat check_required(const dse_cfg *cfg, dse_error *err)
 {
 	int i, j;
 
-	for (i = 0; i < N_OF(sections); i++) {
+	for (i = 0; i < (int) DSE_N_OF(sections); i++) {
 		const struct sec_schema *ss = &sections[i];
 		const struct section *sec = find_sec(cfg, ss->name);
 

@@ -21,7 +21,7 @@
 
 #include <stdint.h>
 
-#include "error.h"
+#include "core/error.h"
 
 typedef struct dse_cfg dse_cfg;
 

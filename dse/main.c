@@ -304,11 +304,13 @@ static int pick(const char *arg, const char *const *names, int n)
 static int design_option(int c, int *io_network, int *double_buffer,
 	char *msg, size_t size)
 {
-	static const char *const nets[] = { "daisy", "multicast" };
+#define NET_NAME(id, name) name,
+	static const char *const nets[] = { SIM_IO_NETWORK_TABLE(NET_NAME) };
+#undef NET_NAME
 	static const char *const onoff[] = { "0", "1" };
 
 	if (c == 'n') {
-		*io_network = pick(optarg, nets, 2);
+		*io_network = pick(optarg, nets, SIM_N_IO_NETWORKS);
 		if (*io_network < 0) {
 			snprintf(msg, size, "--io-network takes daisy or "
 				"multicast, got '%s'", optarg);

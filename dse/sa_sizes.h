@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "error.h"
+#include "core/error.h"
 
 /* The longest list one entry may have. */
 #define DSE_SA_MAX_VALUES 16

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dse/error.h"
+#include "core/error.h"
 #include "sim/scale.h"
 
 int dse_scale_main(int argc, char **argv);

@@ -148,7 +148,7 @@ static dse_stat degree_tables(struct dflow *d, dse_error *err)
 {
 	int64_t v, *cnt, i, k = 0;
 
-	d->chunk_max = calloc((size_t) cdiv(d->nv, CHUNK), sizeof(int64_t));
+	d->chunk_max = calloc((size_t) dse_cdiv(d->nv, CHUNK), sizeof(int64_t));
 	for (v = 0; d->chunk_max && v < d->nv; v++) {
 		int64_t dv = d->in_ptr[v + 1] - d->in_ptr[v];
 
@@ -277,13 +277,13 @@ int gnn__df_pass_geo(const struct dpt *p, const struct pass *q,
 	memset(g, 0, sizeof(*g));
 	g->slots = p->slots;
 	per_flit = per_flit < 1 ? 1 : per_flit;
-	g->nc = (int) cdiv(q->f, agile.acc);
+	g->nc = (int) dse_cdiv(q->f, agile.acc);
 	if (g->nc > p->cores)
 		return SIM_BAD_KNOB;
 	g->par = p->cols < p->cores / g->nc ? p->cols : p->cores / g->nc;
 	f_last = q->f - (int64_t) agile.acc * (g->nc - 1);
-	g->pk_full = cdiv(agile.acc, per_flit) + agile.head_tail;
-	g->pk_last = cdiv(f_last, per_flit) + agile.head_tail;
+	g->pk_full = dse_cdiv(agile.acc, per_flit) + agile.head_tail;
+	g->pk_last = dse_cdiv(f_last, per_flit) + agile.head_tail;
 	g->flits = (g->nc - 1) * g->pk_full + g->pk_last;
 	g->n_ab = p->ab_bytes / ((int64_t) g->nc * agile.acc * p->bytes);
 	if (g->n_ab < 2)
@@ -298,16 +298,16 @@ int gnn__df_pass_geo(const struct dpt *p, const struct pass *q,
 		agile.wait_max);
 	g->w = g->w < p->slots / 2 ? g->w : p->slots / 2;
 	g->w = g->w > 1 ? g->w : 1;
-	g->msg_bytes = cdiv(q->f * p->bytes, agile.axi_bytes) *
+	g->msg_bytes = dse_cdiv(q->f * p->bytes, agile.axi_bytes) *
 		agile.axi_bytes;
-	g->out_bytes = cdiv((q->g ? q->g : q->f) * p->bytes,
+	g->out_bytes = dse_cdiv((q->g ? q->g : q->f) * p->bytes,
 		agile.axi_bytes) * agile.axi_bytes;
 	if (q->g) {
-		int64_t rounds = cdiv(cdiv(q->g, agile.sys), p->fte);
+		int64_t rounds = dse_cdiv(dse_cdiv(q->g, agile.sys), p->fte);
 
 		g->t_block = rounds * (q->f + 3 * agile.sys + agile.mac +
 			agile.post);
-		g->wload = q->f * (p->lat + cdiv(q->g, beat) * beat);
+		g->wload = q->f * (p->lat + dse_cdiv(q->g, beat) * beat);
 	}
 	return SIM_OK;
 }
@@ -347,8 +347,8 @@ static void mesh_hops(const struct dpt *p, struct hops *h)
 double gnn__df_batch_cycles(const struct pgeo *g, int64_t b, int64_t out)
 {
 	if (g->t_block)
-		return (double) (cdiv(b, agile.sys) * g->t_block);
-	return (double) (b * cdiv(out, agile.axi_bytes));
+		return (double) (dse_cdiv(b, agile.sys) * g->t_block);
+	return (double) (b * dse_cdiv(out, agile.axi_bytes));
 }
 
 static int clampi(int v, int lo, int hi)
@@ -462,7 +462,7 @@ double gnn__df_pass_bound(const struct dflow *d, const struct dpt *p,
 	t = fmax(t, (n * c->byte0 + m * c->byte1) / p->bw);
 	t = fmax(t, n * g->nc);
 	t = fmax(t, n * c->buf / p->rows);
-	t = fmax(t, (double) cdiv(d->nv, g->w) * c->batch);
+	t = fmax(t, (double) dse_cdiv(d->nv, g->w) * c->batch);
 	t = fmax(t, (n * c->life0 + m * c->life1) / p->slots);
 	t = fmax(t, (n * c->tag0 + m * c->tag1) / p->tags);
 	return fmax(t, c->life0 + c->life1 * heavy);

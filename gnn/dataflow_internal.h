@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 
+#include "core/util.h"
 #include "family_internal.h"
 
 /* Timing of AGILE's units in kernel cycles, and its fixed sizes, from
@@ -135,11 +136,6 @@ struct outcome {
 	int64_t tiles, simulated;
 	struct stats st;		/* busy times, scaled to the run */
 };
-
-static inline int64_t cdiv(int64_t a, int64_t b)
-{
-	return (a + b - 1) / b;
-}
 
 /* --- the analytic model's pieces the cycle models use (dataflow.c) --- */
 

@@ -393,7 +393,7 @@ static int64_t node_out(const struct pass *q, const struct pgeo *g,
 	if (q->kind != P_VINNER)
 		return g->out_bytes;
 	m -= q->extra;
-	return cdiv(m * p->bytes, agile.axi_bytes) * agile.axi_bytes;
+	return dse_cdiv(m * p->bytes, agile.axi_bytes) * agile.axi_bytes;
 }
 
 static int64_t seq_messages(const struct sim *s, int64_t k)
@@ -566,7 +566,7 @@ static void try_fte(struct sim *s)
 		bytes += s->nd[id].out;
 	}
 	t = s->g->t_block ? gnn__df_batch_cycles(s->g, b, 0) :
-		(double) cdiv(bytes, agile.axi_bytes);
+		(double) dse_cdiv(bytes, agile.axi_bytes);
 	id = s->fteq.head;
 	s->fteq.head = s->fteq.tail = -1;
 	s->fte_count = 0;
@@ -787,8 +787,8 @@ static int sim_init(struct sim *s, const struct dflow *d,
 	s->d = d;
 	s->p = p;
 	for (i = 0; i < d->n_pass; i++)
-		if (cdiv(d->pass[i].f, agile.acc) > s->maxnc)
-			s->maxnc = (int) cdiv(d->pass[i].f, agile.acc);
+		if (dse_cdiv(d->pass[i].f, agile.acc) > s->maxnc)
+			s->maxnc = (int) dse_cdiv(d->pass[i].f, agile.acc);
 	s->nl = 3 * p->cols - 2;
 	s->caph = 2 * p->slots + 64;
 	s->heap = malloc((size_t) s->caph * sizeof(*s->heap));
@@ -976,7 +976,7 @@ static int replay_blocks(struct replay *rp, const struct dflow *d, int graph)
 	int64_t b, c, fill[MAX_STRATA] = { 0 };
 	int h;
 
-	rp->n_blocks = cdiv(d->nv, rp->block);
+	rp->n_blocks = dse_cdiv(d->nv, rp->block);
 	free(rp->order);
 	free(rp->pick);
 	rp->order = malloc((size_t) rp->n_blocks * sizeof(int64_t));
@@ -1065,7 +1065,7 @@ static int replay_plan(struct replay *rp, const struct dflow *d,
 	const struct pass *q, int64_t k, const struct pgeo *g,
 	const struct nodecost *c, double fill, double bound)
 {
-	int64_t block = cdiv((int64_t) samp.block_slots * g->slots, CHUNK) *
+	int64_t block = dse_cdiv((int64_t) samp.block_slots * g->slots, CHUNK) *
 		CHUNK;
 
 	if (block != rp->block || q->graph != rp->graph || !rp->order) {

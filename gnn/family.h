@@ -21,11 +21,10 @@
 #include <stdint.h>
 
 #include "arch/arch.h"
-#include "dse/error.h"
+#include "core/error.h"
+#include "core/report.h"
 #include "gnn/graph.h"
 #include "gnn/ir.h"
-#include "sim/cycle.h"
-#include "sim/sim.h"
 
 enum gnn_family_kind { GNN_OVERLAY = 0, GNN_DATAFLOW, GNN_N_FAMILIES };
 /* "gnn-overlay", "gnn-dataflow"; gnn_family_find gives -1 when unknown. */

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dse/error.h"
+#include "core/error.h"
 
 typedef struct gnn_graph gnn_graph;
 

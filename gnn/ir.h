@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dse/error.h"
+#include "core/error.h"
 #include "gnn/graph.h"
 
 #define GNN_MAX_LAYERS 64

@@ -357,7 +357,7 @@ static void pe_memory(const struct overlay *o, const struct point *pt,
 	*bram = *uram = 0;
 	map_buffer(o, place.weight_in_uram, w, pt->n_w * pt->p, pt->p, bram,
 		uram);
-	map_buffer(o, place.edge_in_uram, pt->p * ew, cdiv(pt->n_e, pt->p), 1,
+	map_buffer(o, place.edge_in_uram, pt->p * ew, dse_cdiv(pt->n_e, pt->p), 1,
 		bram, uram);
 	map_buffer(o, place.feature_in_uram, pt->p * w,
 		3 * pt->rows * pt->cols / pt->p, pt->p, bram, uram);
@@ -489,20 +489,20 @@ static void gemm_cost(const struct overlay *o, const struct point *pt,
 	const gnn_block *b, const gnn_layer *l, struct bcost *c)
 {
 	double r = (double) b->rows, cl = (double) b->cols, k = (double) b->k;
-	double tiles_r = (double) cdiv(b->rows, pt->p);
-	double steps = (double) cdiv(b->k, pt->n2), wb = k * cl * pt->bytes;
+	double tiles_r = (double) dse_cdiv(b->rows, pt->p);
+	double steps = (double) dse_cdiv(b->k, pt->n2), wb = k * cl * pt->bytes;
 	double chunk = (double) (b->k < pt->n2 ? b->k : pt->n2);
 
 	(void) o;
 	if (chunk * cl > (double) (pt->n_w / 2) * pt->p)
 		wb *= tiles_r;
-	c->comp = tiles_r * (double) cdiv(b->cols, pt->p) * k + 2.0 * pt->p +
+	c->comp = tiles_r * (double) dse_cdiv(b->cols, pt->p) * k + 2.0 * pt->p +
 		steps * (costs.instr + costs.mode_switch) +
 		act_cycles(pt, l, r * cl);
 	c->bytes = r * k * pt->bytes + wb + r * cl * pt->bytes;
 	c->first = (r * chunk + chunk * cl) * pt->bytes;
 	c->macs = r * cl * k;
-	c->buf = r * k * (double) cdiv(b->cols, pt->p) +
+	c->buf = r * k * (double) dse_cdiv(b->cols, pt->p) +
 		k * cl * tiles_r + r * cl;
 	c->hops = 2.0 * c->macs;
 }
@@ -545,7 +545,7 @@ static void spdmm_cost(const struct overlay *o, const struct point *pt,
 {
 	const struct ovl_part *p = pt->pt;
 	int64_t i = b->shard, ne = p->row_first[i + 1] - p->row_first[i];
-	int passes = (int) cdiv(b->cols, pt->p);
+	int passes = (int) dse_cdiv(b->cols, pt->p);
 	double e = (double) b->edges, cl = (double) b->cols;
 	double eb = costs.edge_words * costs.index_bits / 8.0;
 	double avg = ne ? e / (double) ne : 0, lb = log2((double) pt->p);
@@ -604,14 +604,14 @@ static void sddmm_cost(const struct overlay *o, const struct point *pt,
 		p->rows[b->col_shard]) : (double) (loaded_rows(p->sub_dst[s],
 		p->rows[b->shard]) + loaded_rows(p->sub_src[s],
 		p->rows[b->col_shard]));
-	int64_t loads = cdiv(b->edges, pt->half), f, fibers = cdiv(b->k, pt->n2);
+	int64_t loads = dse_cdiv(b->edges, pt->half), f, fibers = dse_cdiv(b->k, pt->n2);
 	double lb = log2((double) pt->p), a, bb;
 
 	c->comp = act_cycles(pt, l, e);
 	for (f = 0; f < fibers; f++) {
 		int64_t w = f + 1 < fibers ? pt->n2 : b->k - f * pt->n2;
 
-		c->comp += sddmm_ack(o, pt, b, loads, (int) cdiv(w, pt->p),
+		c->comp += sddmm_ack(o, pt, b, loads, (int) dse_cdiv(w, pt->p),
 			src);
 	}
 	a = (double) loads * sub * k * pt->bytes;
@@ -636,7 +636,7 @@ static void dense_cost(const struct overlay *o, const struct point *pt,
 	double lb = log2((double) pt->p);
 
 	if (b->kernel == GNN_K_VADD) {
-		c->comp = (double) cdiv(b->rows * cdiv(b->cols, pt->p), pt->k) +
+		c->comp = (double) dse_cdiv(b->rows * dse_cdiv(b->cols, pt->p), pt->k) +
 			o->fill[0][pt->lp] + costs.instr + costs.mode_switch;
 		c->bytes = 3.0 * r * cl * pt->bytes;
 		c->first = 2.0 * pt->p * cl * pt->bytes;
@@ -868,7 +868,7 @@ static void overlay_eval(const void *self, const int32_t *knobs,
  * Satterthwaite's degrees of freedom): the time is monotone in them.
  */
 
-/* Tiles drawn per stratum when the options ask for none (sim/cycle.h's
+/* Tiles drawn per stratum when the options ask for none (core/report.h's
  * default of 4 is for the tile classes of systolic arrays; the strata
  * here are fewer and wider, and 8 keeps the sampled model within a few
  * percent of the full one on the presets, bench/bench_gnn.c).
@@ -891,7 +891,7 @@ static int collect_pairs(const struct overlay *o, const struct point *pt,
 	for (b = 0; b < nb; b++) {
 		const gnn_block *bl = gnn_plan_block(plan, b);
 		int64_t fibers = bl->kernel == GNN_K_SDDMM ?
-			cdiv(bl->k, pt->n2) : 1;
+			dse_cdiv(bl->k, pt->n2) : 1;
 
 		if (bl->kernel != GNN_K_SPDMM && bl->kernel != GNN_K_SDDMM)
 			continue;
@@ -899,7 +899,7 @@ static int collect_pairs(const struct overlay *o, const struct point *pt,
 			int64_t w = bl->kernel == GNN_K_SPDMM ? bl->cols :
 				f + 1 < fibers ? pt->n2 : bl->k - f * pt->n2;
 			int mode = bl->kernel == GNN_K_SPDMM ? GNN__ACK_SPDMM :
-				GNN__ACK_SDDMM, passes = (int) cdiv(w, pt->p), i;
+				GNN__ACK_SDDMM, passes = (int) dse_cdiv(w, pt->p), i;
 			struct ack_pair *grown;
 
 			for (i = 0; i < src->n_pairs; i++)
@@ -1096,7 +1096,7 @@ static dse_stat overlay_simulate(const void *self, const int32_t *knobs,
 		int64_t s;
 
 		for (s = 0; s < pt.pt->n_sub; s++)
-			out->tiles += (uint64_t) cdiv(pt.pt->sub_edges[s],
+			out->tiles += (uint64_t) dse_cdiv(pt.pt->sub_edges[s],
 				pt.half);
 	}
 	out->cycles_low = out->cycles_high = (double) out->metrics.cycles;

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "core/util.h"
 #include "ack.h"
 #include "family_internal.h"
 
@@ -96,11 +97,6 @@ static inline int log2_of(int64_t x)
 	while (k < 62 && ((int64_t) 1 << k) < x)
 		k++;
 	return ((int64_t) 1 << k) == x ? k : -1;
-}
-
-static inline int64_t cdiv(int64_t a, int64_t b)
-{
-	return (a + b - 1) / b;
 }
 
 /* The rows of a sub-fiber of "rows" rows that the Feature Buffer's data

@@ -223,12 +223,12 @@ int gnn__ovl_shard_heights(const struct overlay *o, int64_t n_pe,
 	int64_t feat_rows, int64_t *h)
 {
 	int64_t nv = gnn_graph_n_vertices(o->graph);
-	int64_t least = cdiv(cdiv(nv, rule.max_side), rule.align) * rule.align;
+	int64_t least = dse_cdiv(dse_cdiv(nv, rule.max_side), rule.align) * rule.align;
 	int n = 0, j;
 
 	for (j = 0; j < MAX_HEIGHTS && ((int64_t) 1 << j) <=
 	     rule.shards_per_pe * n_pe; j++) {
-		int64_t x = cdiv(cdiv(nv, (int64_t) 1 << j), rule.align) *
+		int64_t x = dse_cdiv(dse_cdiv(nv, (int64_t) 1 << j), rule.align) *
 			rule.align;
 
 		x = x < least ? least : x;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
 #include "ir_internal.h"
 
 static const char *const kernel_names[GNN_N_KERNELS] = {
@@ -250,11 +251,6 @@ struct gnn_plan {
 	int64_t *shard_edges;		/* edges whose dst is in each shard */
 };
 
-static int64_t ceil_div(int64_t a, int64_t b)
-{
-	return (a + b - 1) / b;
-}
-
 /* Vertices of shard i: n1, except a shorter last shard. */
 static int64_t shard_rows(const gnn_plan *p, int64_t i)
 {
@@ -295,7 +291,7 @@ static dse_stat push(gnn_plan *p, const gnn_block *b, dse_error *err)
 static dse_stat map_tiled(gnn_plan *p, const gnn_layer *l, int kernel,
 	dse_error *err)
 {
-	int64_t fibers = ceil_div(l->f_out, p->n2), i, j;
+	int64_t fibers = dse_cdiv(l->f_out, p->n2), i, j;
 	gnn_block b;
 
 	memset(&b, 0, sizeof(b));
@@ -371,7 +367,7 @@ static dse_stat count_shard_edges(gnn_plan *p, dse_error *err)
 {
 	int64_t s = p->n_shards, i, total;
 
-	if (p->n1 < 1 || s != ceil_div(p->model->n_vertices, p->n1))
+	if (p->n1 < 1 || s != dse_cdiv(p->model->n_vertices, p->n1))
 		return dse_error_set(err, DSE_E_INPUT, "model %s has %lld "
 			"vertices, the partition %lld shards of %lld",
 			p->model->name, (long long) p->model->n_vertices,

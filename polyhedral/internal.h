@@ -13,7 +13,7 @@
 #include <isl/set.h>
 #include <isl/union_map.h>
 
-#include "dse/error.h"
+#include "core/error.h"
 #include "polyhedral/poly.h"
 
 /* The kernel after it has been read and checked.

@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#include "dse/error.h"
+#include "core/error.h"
 
 #define POLY_MAX_LOOPS 8
 #define POLY_MAX_PARAMS 16

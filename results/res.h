@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dse/error.h"
+#include "core/error.h"
 
 #define RES_STR_LEN 320		/* fixed length of string columns, with NUL */
 

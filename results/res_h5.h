@@ -6,7 +6,7 @@
 
 #include <hdf5.h>
 
-#include "dse/error.h"
+#include "core/error.h"
 
 /* HDF5 prints its error stack to stderr by default, which library code
  * must never do.  Every public function of this module therefore turns

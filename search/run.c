@@ -5,7 +5,9 @@
 
 /* Indexed by enum search_strategy. */
 static const char *const strategy_names[SEARCH_N_STRATEGIES] = {
-	"exhaustive", "random", "genetic", "anneal"
+#define SEARCH_STRATEGY_NAME(id, name) [id] = name,
+	SEARCH_STRATEGY_TABLE(SEARCH_STRATEGY_NAME)
+#undef SEARCH_STRATEGY_NAME
 };
 
 const char *search_strategy_name(int strategy)

@@ -22,7 +22,8 @@
 
 #include <mpi.h>
 
-#include "dse/error.h"
+#include "core/error.h"
+#include "search/strategies.h"
 #include "sim/cycle.h"
 #include "sim/sim.h"
 
@@ -192,10 +193,9 @@ const search_point *search_cloud_at(const search_cloud *cloud, size_t i);
 /* --- strategies -------------------------------------------------------- */
 
 enum search_strategy {
-	SEARCH_EXHAUSTIVE = 0,	/* every point, pruned by resource bounds */
-	SEARCH_RANDOM,		/* uniform samples of the index range */
-	SEARCH_GENETIC,		/* NSGA-II on islands */
-	SEARCH_ANNEAL,		/* simulated annealing on islands */
+#define SEARCH_STRATEGY_ID(id, name) id,
+	SEARCH_STRATEGY_TABLE(SEARCH_STRATEGY_ID)
+#undef SEARCH_STRATEGY_ID
 	SEARCH_N_STRATEGIES
 };
 /* "exhaustive", "random", "genetic", "anneal". */

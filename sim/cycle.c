@@ -57,31 +57,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
 #include "cycle_internal.h"
-
-static const char *const kind_names[SIM_N_MODEL_KINDS] = {
-	"analytic", "sampled", "full"
-};
-
-const char *sim_model_kind_name(int kind)
-{
-	return kind >= 0 && kind < SIM_N_MODEL_KINDS ? kind_names[kind] : NULL;
-}
-
-int sim_model_kind_find(const char *name)
-{
-	int k;
-
-	for (k = 0; name && k < SIM_N_MODEL_KINDS; k++)
-		if (!strcmp(name, kind_names[k]))
-			return k;
-	return -1;
-}
-
-static inline int64_t max64(int64_t a, int64_t b)
-{
-	return a > b ? a : b;
-}
 
 static inline double maxd(double a, double b)
 {
@@ -107,11 +84,6 @@ static inline int64_t cycle_at_inline(double t)
 	int64_t i = (int64_t) x;
 
 	return i + ((double) i < x);
-}
-
-static int64_t ceil_div(int64_t a, int64_t b)
-{
-	return (a + b - 1) / b;
 }
 
 /* Beats of one burst: the burst's bytes over the bytes of a beat. */
@@ -159,7 +131,7 @@ static void setup_input(struct cyc *c, int g)
 		words = sim__footprint_words(&in->fp, tile);
 		pk = sim__pack(sim__footprint_run(&in->fp, p->t1),
 			m->port_words);
-		ci->bl = ceil_div(sim__footprint_words(&in->fp, p->t1), pk);
+		ci->bl = dse_cdiv(sim__footprint_words(&in->fp, p->t1), pk);
 		ci->chain = 1;
 	} else {
 		int64_t strips = sim__line_tile(m, p, in->dir0_mask, tile,
@@ -167,17 +139,17 @@ static void setup_input(struct cyc *c, int g)
 
 		words = strips * sim__footprint_words(&in->fp, dt);
 		pk = sim__pack(sim__footprint_run(&in->fp, lt), m->port_words);
-		ci->bl = ceil_div(w_line, pk);
+		ci->bl = dse_cdiv(w_line, pk);
 		ci->chain = ci->xbar ? 1 : ci->lines;
 	}
 	ci->beats = ci->mc ? ci->bl : ci->lines * ci->bl;
 	ci->bytes = (double) words * m->bytes / (double) p->per_l2;
 	ci->fp_full = (double) sim__footprint_words(&in->fp, p->t1);
 	ci->bb = burst_beats(&c->o, m, pk);
-	ci->nb = ceil_div(ci->beats, ci->bb);
+	ci->nb = dse_cdiv(ci->beats, ci->bb);
 	ci->share = ci->bytes / (double) ci->beats / c->bpc;
 	bursts_of(c, ci, ci->bytes, &ci->whole);
-	ci->feed = ceil_div(w_line, in->packed ? p->s :
+	ci->feed = dse_cdiv(w_line, in->packed ? p->s :
 		sim__pack(sim__footprint_run(&in->fp, p->pe), p->s));
 }
 
@@ -190,7 +162,7 @@ static void setup_output(struct cyc *c, int g)
 	int64_t pk = sim__pack(sim__footprint_run(&o->fp, c->p.t1),
 		m->port_words);
 
-	co->beats = ceil_div(words, pk);
+	co->beats = dse_cdiv(words, pk);
 	co->bytes = (double) words * m->bytes;
 	co->fp_full = (double) words;
 	co->bb = burst_beats(&c->o, m, pk);
@@ -247,13 +219,13 @@ int sim__cyc_init(struct cyc *c, const sim_model *m, const sim__point *p,
 	c->n_out = m->n_out;
 	for (g = 0; g < m->n_in; g++) {
 		setup_input(c, g);
-		max_chain = max64(max_chain, c->in[g].chain);
-		max_bursts = max64(max_bursts, c->in[g].nb);
-		feed = max64(feed, c->in[g].feed);
+		max_chain = dse_max64(max_chain, c->in[g].chain);
+		max_bursts = dse_max64(max_bursts, c->in[g].nb);
+		feed = dse_max64(feed, c->in[g].feed);
 	}
 	for (g = 0; g < m->n_out; g++)
 		setup_output(c, g);
-	c->step = max64(p->comp, feed);
+	c->step = dse_max64(p->comp, feed);
 	c->n_tiles = 1;
 	for (l = 0; l < m->band; l++)
 		c->n_tiles *= p->n[l];
@@ -382,12 +354,12 @@ static void drain_burst(struct cyc *c, int g, double t)
 	if (d->k < co->beats)
 		return;
 	d->pending = 0;
-	d->end = max64(d->ds + c->rows + co->beats, cycle_at(c->run.ch_free));
+	d->end = dse_max64(d->ds + c->rows + co->beats, cycle_at(c->run.ch_free));
 	c->out_stat[g].stall_out += (uint64_t) (d->end - d->ds - c->rows -
 		co->beats);
 	c->run.d_free[g] = d->end;
 	c->run.d_end[g][d->oc % 2] = d->end;
-	c->run.end = max64(c->run.end, d->end);
+	c->run.end = dse_max64(c->run.end, d->end);
 }
 
 /* Grants every burst of the pending drains, in turn, with nothing else
@@ -569,11 +541,11 @@ static int64_t l3_beat(const struct cyc *c, const struct cyc_in *ci,
 	double arrive = grant[k / ci->bb] + (double) c->lat +
 		(double) (k % ci->bb + 1) * share;
 
-	*a = max64(k ? *a + 1 : start + 1, cycle_at(arrive));
-	prev = max64(*a, *last + 1);
+	*a = dse_max64(k ? *a + 1 : start + 1, cycle_at(arrive));
+	prev = dse_max64(*a, *last + 1);
 	t = prev;
 	if (k >= d)
-		t = max64(t, ahead[(k - d) % sst] - 1);
+		t = dse_max64(t, ahead[(k - d) % sst] - 1);
 	if (k && *a > *last + 1)
 		stat->stall_in += *a - *last - 1;
 	stat->stall_out += t - prev;
@@ -605,10 +577,10 @@ static int64_t chain_tile(struct cyc *c, int g, int64_t start, double bytes)
 		for (j = 1; j <= line + 1; j++) {
 			int64_t up = ring[(size_t) (j - 1) * st + (size_t) slot];
 
-			prev = max64(up, last[j]) + 1;
+			prev = dse_max64(up, last[j]) + 1;
 			t = prev;
 			if (j <= line && k - d >= j * ci->bl)
-				t = max64(t, ring[(size_t) (j + 1) * st +
+				t = dse_max64(t, ring[(size_t) (j + 1) * st +
 					(size_t) ((k - d) % sst)] - 1);
 			if (k > (j - 1) * ci->bl && up > last[j])
 				stat[j].stall_in += up - last[j];
@@ -617,7 +589,7 @@ static int64_t chain_tile(struct cyc *c, int g, int64_t start, double bytes)
 			last[j] = t;
 			ring[(size_t) j * st + (size_t) slot] = t;
 		}
-		end = max64(end, t);
+		end = dse_max64(end, t);
 	}
 	return end;
 }
@@ -683,7 +655,7 @@ static int64_t chain_tile_fast(struct cyc *c, int g, int64_t start,
 	 */
 	if (share <= 1.0) {
 		for (k0 = 0; k0 < beats; k0 = k1 + 1, b++) {
-			int64_t s = max64(t_prev + 1, cycle_at_inline(grant[b] + lat +
+			int64_t s = dse_max64(t_prev + 1, cycle_at_inline(grant[b] + lat +
 				share));
 
 			k1 = k0 + bb < beats ? k0 + bb - 1 : beats - 1;
@@ -699,12 +671,12 @@ static int64_t chain_tile_fast(struct cyc *c, int g, int64_t start,
 			k1 = k0 + bb < beats ? k0 + bb - 1 : beats - 1;
 			for (; j < lines && kl <= k1; j++, kl += bl)
 				line_start(&l2, beats, kl,
-					max64(t_prev + (kl - k0 + 1),
+					dse_max64(t_prev + (kl - k0 + 1),
 					cycle_at_inline(g0 + (double) (kl - k0 + 1) *
 					share)));
 			if (k0 == 0)
-				t0 = max64(start + 1, cycle_at_inline(g0 + share));
-			t_prev = max64(t_prev + (k1 - k0 + 1), cycle_at_inline(g0 +
+				t0 = dse_max64(start + 1, cycle_at_inline(g0 + share));
+			t_prev = dse_max64(t_prev + (k1 - k0 + 1), cycle_at_inline(g0 +
 				(double) (k1 - k0 + 1) * share));
 		}
 	}
@@ -735,7 +707,7 @@ static int64_t xbar_tile(struct cyc *c, int g, int64_t start, double bytes)
 		int64_t free_at = c->run.x_last + c->sw;
 
 		for (k = 0; k < c->n_in; k++)
-			c->run.x_free[k] = max64(c->run.x_free[k], free_at);
+			c->run.x_free[k] = dse_max64(c->run.x_free[k], free_at);
 	}
 	c->run.x_mode = ci->mc;
 	c->run.x_used = 1;
@@ -745,13 +717,13 @@ static int64_t xbar_tile(struct cyc *c, int g, int64_t start, double bytes)
 		t = l3_beat(c, ci, grant, share, k, start, &a, last,
 			ring + st, stat);
 		/* Each input port of the crossbar takes a beat a cycle. */
-		x = max64(t, c->run.x_free[g]) + 1;
+		x = dse_max64(t, c->run.x_free[g]) + 1;
 		c->run.x_busy++;
 		c->run.x_free[g] = x;
 		ring[st + (size_t) (k % sst)] = x;
 		end = x + c->levels - 1;
 	}
-	c->run.x_last = max64(c->run.x_last, end);
+	c->run.x_last = dse_max64(c->run.x_last, end);
 	return end;
 }
 
@@ -767,7 +739,7 @@ static int64_t load_tile(struct cyc *c, const int64_t *clip, int64_t ready)
 	int g, pass, mode;
 
 	for (g = 0; g < c->n_in; g++) {
-		start[g] = max64(ready, c->last[(size_t) g * c->n_stage]);
+		start[g] = dse_max64(ready, c->last[(size_t) g * c->n_stage]);
 		bytes[g] = c->in[g].bytes * clip_ratio(c, &c->m->in[g].fp, clip,
 			c->in[g].fp_full);
 	}
@@ -777,12 +749,12 @@ static int64_t load_tile(struct cyc *c, const int64_t *clip, int64_t ready)
 	for (pass = 0; pass < 2; pass++)
 		for (g = 0; g < c->n_in; g++) {
 			if (!c->in[g].xbar)
-				end = pass ? end : max64(end, c->fast ?
+				end = pass ? end : dse_max64(end, c->fast ?
 					chain_tile_fast(c, g, start[g],
 					bytes[g]) : chain_tile(c, g, start[g],
 					bytes[g]));
 			else if ((c->in[g].mc == mode) == !pass)
-				end = max64(end, xbar_tile(c, g, start[g],
+				end = dse_max64(end, xbar_tile(c, g, start[g],
 					bytes[g]));
 		}
 	return end;
@@ -801,7 +773,7 @@ static void drain_tile(struct cyc *c, int g, const int64_t *clip,
 	if (d->pending)
 		flush_drains(c);
 	d->pending = 1;
-	d->ds = max64(done, c->run.d_free[g]);
+	d->ds = dse_max64(done, c->run.d_free[g]);
 	d->k = 0;
 	d->oc = oc;
 	d->bytes = c->out[g].bytes * clip_ratio(c, &c->m->out[g].fp, clip,
@@ -844,12 +816,12 @@ static void next_index(const struct cyc *c, int64_t *idx)
 static int64_t compute_tile(struct cyc *c, int64_t loaded, int64_t slot)
 {
 	int64_t free_pe = c->run.cend[0];
-	int64_t start = max64(max64(free_pe, loaded), slot);
+	int64_t start = dse_max64(dse_max64(free_pe, loaded), slot);
 
 	c->pe.busy += (uint64_t) c->p.comp;
-	c->pe.stall_in += (uint64_t) (max64(free_pe, loaded) - free_pe +
+	c->pe.stall_in += (uint64_t) (dse_max64(free_pe, loaded) - free_pe +
 		c->step - c->p.comp);
-	c->pe.stall_out += (uint64_t) (start - max64(free_pe, loaded));
+	c->pe.stall_out += (uint64_t) (start - dse_max64(free_pe, loaded));
 	c->run.cend[1] = c->run.cend[0];
 	c->run.cend[0] = start + c->step;
 	return c->run.cend[0];
@@ -902,7 +874,7 @@ static void window_tile(struct cyc *c, struct cyc_cursor *u, uint64_t t,
 
 	for (g = 0; g < c->n_out; g++)
 		if (u->first_of[g])
-			slot = max64(slot, out_slot(c, g, u->oc[g]));
+			slot = dse_max64(slot, out_slot(c, g, u->oc[g]));
 	done = compute_tile(c, u->loaded, slot);
 	memcpy(nidx, u->idx, sizeof(nidx));
 	memcpy(nclip, u->clip, sizeof(nclip));
@@ -959,7 +931,7 @@ int64_t sim__cyc_window_at(struct cyc *c, uint64_t a, uint64_t b,
 	}
 	flush_drains(c);
 	c->run.cend_last = u.prev_end;
-	c->run.wend = max64(c->run.end, u.prev_end + c->skew + c->pipe);
+	c->run.wend = dse_max64(c->run.end, u.prev_end + c->skew + c->pipe);
 	return c->run.wend;
 }
 

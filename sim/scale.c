@@ -87,6 +87,7 @@
  */
 #include <string.h>
 
+#include "core/util.h"
 #include "scale.h"
 
 /* How an operand's tile depends on the fold: on the row fold only, on the
@@ -122,16 +123,6 @@ static int mul(int64_t a, int64_t b, int64_t *out)
 static int add(int64_t a, int64_t b, int64_t *out)
 {
 	return __builtin_add_overflow(a, b, out);
-}
-
-static int64_t ceil_div(int64_t a, int64_t b)
-{
-	return a / b + (a % b != 0);
-}
-
-static int64_t min64(int64_t a, int64_t b)
-{
-	return a < b ? a : b;
 }
 
 void sim_scale_gemm(sim_scale_layer *layer, int64_t m, int64_t n, int64_t k)
@@ -246,8 +237,8 @@ static int shape_and_cycles(const sim_scale_arch *arch,
 		res->sc = res->e;
 		res->t = res->k;
 	}
-	res->row_folds = ceil_div(res->sr, arch->rows);
-	res->col_folds = ceil_div(res->sc, arch->cols);
+	res->row_folds = dse_cdiv(res->sr, arch->rows);
+	res->col_folds = dse_cdiv(res->sc, arch->cols);
 	/* Fill and drain of one fold: the skew over rows and columns, plus
 	 * the preload of the stationary operand in ws and is.
 	 */
@@ -289,7 +280,7 @@ static int input_traffic(const sim_scale_arch *arch, sim_scale_result *res,
 	} else if (reuse == BY_COL) {
 		/* One column slice serves every row fold inside it. */
 		if (mul(size, res->row_folds, &sram) ||
-		    mul(size / res->sc, min64(arch->cols, res->sc), &slice))
+		    mul(size / res->sc, dse_min64(arch->cols, res->sc), &slice))
 			return 1;
 		res->fits[op] = slice <= cap;
 	}
@@ -312,7 +303,7 @@ static int output_traffic(const sim_scale_arch *arch, sim_scale_result *res,
 	if (reuse == BY_COL) {
 		/* Every row fold writes its partial sums of the slice. */
 		if (mul(size, res->row_folds, &writes) ||
-		    mul(size / res->sc, min64(arch->cols, res->sc), &slice))
+		    mul(size / res->sc, dse_min64(arch->cols, res->sc), &slice))
 			return 1;
 		res->fits[op] = res->row_folds == 1 || slice <= cap;
 		if (!res->fits[op]) {

@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "dse/error.h"
+#include "core/error.h"
 
 /* Which operand stays in the PEs for the length of a fold. */
 enum sim_scale_dataflow {

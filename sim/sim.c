@@ -497,3 +497,23 @@ void sim_sa_sizes(const sim_model *model, const int32_t *knobs, char *buf,
 		append_kind(model, knobs, kind, buf, size, &len);
 	appendf(buf, size, &len, "}");
 }
+
+double sim_metric_capacity(const arch_board *board, enum sim_metric m)
+{
+	if (!board)
+		return 0.0;
+	switch (m) {
+	case SIM_M_DSP:
+		return (double) board->dsp;
+	case SIM_M_BRAM18K:
+		return (double) board->bram18k;
+	case SIM_M_URAM:
+		return (double) board->uram;
+	case SIM_M_LUT:
+		return (double) board->lut;
+	case SIM_M_FF:
+		return (double) board->ff;
+	default:
+		return 0.0;
+	}
+}

@@ -11,7 +11,8 @@
 #include <stdint.h>
 
 #include "arch/arch.h"
-#include "dse/error.h"
+#include "core/error.h"
+#include "core/metrics.h"
 #include "polyhedral/poly.h"
 
 /* The most knobs a design point has: array_part and array_part_L2 of every
@@ -20,78 +21,20 @@
  */
 #define SIM_MAX_KNOBS (3 * POLY_MAX_LOOPS + 3)
 
-/* Values of the io_network knob. */
-enum sim_io_network { SIM_NET_DAISY = 0, SIM_NET_MULTICAST = 1 };
+/* Values of the io_network knob, X(id, name): the value is the knob's
+ * value in a point and the front's io_network column.
+ */
+#define SIM_IO_NETWORK_TABLE(X) \
+	X(SIM_NET_DAISY, "daisy") \
+	X(SIM_NET_MULTICAST, "multicast")
 
-/* The metrics of one evaluated design point.  A small value. */
-typedef struct sim_metrics {
-	uint64_t cycles;
-	double latency_s;
-	double gops;		/* GFLOP/s for floats, GOP/s for integers */
-	int64_t dsp;
-	int64_t bram18k;
-	int64_t uram;
-	int64_t lut;
-	int64_t ff;
-	int64_t offchip_bytes;	/* DRAM traffic, both directions */
-	double energy_j;	/* joules for one run of the kernel */
-	double edp;		/* energy x latency, J*s */
-	double mhz;		/* the clock the design runs at */
-	int64_t n_pe;		/* PEs of the whole array */
-	int32_t pe_rows;	/* PEs along the first space loop */
-	int32_t pe_cols;	/* along the second (1 for a 1-D array) */
-	int32_t ii;		/* initiation interval of the PE loop */
-	int32_t status;		/* enum sim_status */
-} sim_metrics;
-
-/* Why a point is not a legal design.  SIM_OK for legal ones. */
-enum sim_status {
-	SIM_OK = 0,
-	SIM_BAD_TILE,		/* array_part is not in 1..loop bound (it need
-				 * not divide it: the last tile is padded, as
-				 * AutoSA pads), or array_part_L2 is not a
-				 * multiple of array_part within the bound */
-	SIM_BAD_LATENCY,	/* latency does not divide array_part */
-	SIM_BAD_SIMD,		/* simd does not divide what a PE runs of
-				 * its loop */
-	SIM_TOO_LARGE,		/* cycles or resources beyond 64 bits */
-	SIM_BAD_KNOB,		/* io_network or double_buffer out of range,
-				 * or GNN knobs that make no accelerator */
-	SIM_FAILED,		/* the cycle simulation of the point failed
-				 * (set by a search's second stage, which
-				 * records the point and goes on) */
-	SIM_NO_FIT,		/* a layer of an overlay's workload fits no
-				 * tiling of the local memory and the
-				 * accumulators */
-	SIM_N_STATUS
-};
-const char *sim_status_name(int status);
-
-/* Metric identifiers, for objectives and constraints. */
-enum sim_metric {
-	SIM_M_LATENCY = 0,	/* seconds */
-	SIM_M_CYCLES,
-	SIM_M_DSP,
-	SIM_M_BRAM18K,
-	SIM_M_URAM,
-	SIM_M_GOPS,
-	SIM_M_LUT,
-	SIM_M_FF,
-	SIM_M_OFFCHIP,		/* "offchip_bytes", bytes */
-	SIM_M_ENERGY,		/* "energy", joules */
-	SIM_M_EDP,		/* "edp", joule-seconds */
-	SIM_N_METRICS
+enum sim_io_network {
+#define SIM_IO_NETWORK_ID(id, name) id,
+	SIM_IO_NETWORK_TABLE(SIM_IO_NETWORK_ID)
+#undef SIM_IO_NETWORK_ID
+	SIM_N_IO_NETWORKS
 };
 
-/* Name of a metric ("latency", "cycles", "dsp", ...) and its unit. */
-const char *sim_metric_name(enum sim_metric m);
-const char *sim_metric_unit(enum sim_metric m);
-/* Finds a metric by name; -1 when unknown. */
-int sim_metric_find(const char *name);
-/* Whether smaller is better (1) or larger is better (0). */
-int sim_metric_minimise(enum sim_metric m);
-/* The metric's value as a double. */
-double sim_metrics_get(const sim_metrics *m, enum sim_metric id);
 /* The board's capacity for a resource metric (dsp, bram18k, uram, lut,
  * ff); 0 for metrics that are not resources.
  */

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
 #include "internal.h"
 #include "cycle_internal.h"
 
@@ -212,22 +213,17 @@ static void emit(struct machine *m, int op, int64_t n, int64_t v,
 	run(m, &g);
 }
 
-static int64_t cdiv(int64_t a, int64_t b)
-{
-	return (a + b - 1) / b;
-}
-
 /* The instruction stream of one stage, in the order Tensil's scheduler
  * emits it.
  */
 static void run_stage(struct machine *m, const struct tensil__geom *g,
 	const tensil_plan *p, const tensil_stage *s)
 {
-	int64_t t, simd, out_runs = cdiv(s->outputs, g->max_size);
-	int64_t res_runs = cdiv(s->pixels, g->max_size);
+	int64_t t, simd, out_runs = dse_cdiv(s->outputs, g->max_size);
+	int64_t res_runs = dse_cdiv(s->pixels, g->max_size);
 
 	if (!g->pool_layer)
-		emit(m, TENSIL_OP_DRAM1_LOAD, cdiv(g->weights, g->max_size),
+		emit(m, TENSIL_OP_DRAM1_LOAD, dse_cdiv(g->weights, g->max_size),
 			g->weights, 0, BIT(R_WEIGHTS), 0);
 	emit(m, TENSIL_OP_DRAM0_LOAD, s->in_runs, s->in_vectors, 0,
 		BIT(R_INPUTS), 0);

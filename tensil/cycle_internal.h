@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "dse/error.h"
+#include "core/error.h"
 #include "tensil/model.h"
 #include "tensil/sched.h"
 #include "tensil/tarch.h"

@@ -15,9 +15,8 @@
 #include <stdint.h>
 
 #include "arch/arch.h"
-#include "dse/error.h"
-#include "sim/cycle.h"
-#include "sim/sim.h"
+#include "core/error.h"
+#include "core/report.h"
 #include "tensil/model.h"
 #include "tensil/tarch.h"
 

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dse/error.h"
+#include "core/error.h"
 
 #define TENSIL_NAME_LEN 48
 

@@ -11,6 +11,7 @@
  */
 #include <string.h>
 
+#include "core/util.h"
 #include "internal.h"
 
 static const char *const fit_names[TENSIL_N_FITS] = {
@@ -60,21 +61,6 @@ const char *tensil_op_name(int op)
 	return op >= 0 && op < TENSIL_N_OPS ? op_names[op] : NULL;
 }
 
-static int64_t cdiv(int64_t a, int64_t b)
-{
-	return (a + b - 1) / b;
-}
-
-static int64_t min64(int64_t a, int64_t b)
-{
-	return a < b ? a : b;
-}
-
-static int64_t max64(int64_t a, int64_t b)
-{
-	return a > b ? a : b;
-}
-
 static int is_pow2(int64_t v)
 {
 	return v > 0 && (v & (v - 1)) == 0;
@@ -92,8 +78,8 @@ static int64_t span(int64_t o0, int64_t o1, int s, int f, int p, int n,
 	*lo = *hi = 0;
 	if (o1 <= o0)
 		return 0;
-	a = max64(a, 0);
-	b = min64(b, n - 1);
+	a = dse_max64(a, 0);
+	b = dse_min64(b, n - 1);
 	if (b < a)
 		return 0;
 	*lo = (int) a;
@@ -103,10 +89,10 @@ static int64_t span(int64_t o0, int64_t o1, int s, int f, int p, int n,
 	/* Disjoint windows: f each, less what falls off either edge. */
 	total = (o1 - o0) * f;
 	for (o = o0; o < o1 && o * s - p < 0; o++)
-		total -= min64(f, p - o * s);
+		total -= dse_min64(f, p - o * s);
 	for (o = o1 - 1; o >= o0 && o * s - p + f > n; o--)
-		total -= min64(f, o * s - p + f - n);
-	return max64(total, 0);
+		total -= dse_min64(f, o * s - p + f - n);
+	return dse_max64(total, 0);
 }
 
 /* SAME padding before the first window of a pooling of "in" into "out". */
@@ -151,9 +137,9 @@ void tensil__geom(const tensil_layer *l, const tensil_arch *a,
 	memset(g, 0, sizeof(*g));
 	g->a = a->array_size;
 	g->pool_layer = l->kind == TENSIL_POOL;
-	g->kv = (int) cdiv(l->channels, g->a);
+	g->kv = (int) dse_cdiv(l->channels, g->a);
 	g->taps = l->fh * l->fw;
-	g->fv = g->pool_layer ? g->kv : (int) cdiv(l->filters, g->a);
+	g->fv = g->pool_layer ? g->kv : (int) dse_cdiv(l->filters, g->a);
 	simd_counts(l, g);
 	/* A stage's weights: array_size rows of every tap and input block,
 	 * and the bias vector (Tensil loads it with the first tile's
@@ -199,8 +185,8 @@ static void map_rows(const tensil_layer *l, const struct tensil__geom *g,
 		*c0 = 0;
 		*c1 = n;
 	} else if (g->pooled) {
-		*c0 = (int) max64((int64_t) u0 * ps - pad, 0);
-		*c1 = (int) min64((int64_t) (u1 - 1) * ps - pad + pk, n);
+		*c0 = (int) dse_max64((int64_t) u0 * ps - pad, 0);
+		*c1 = (int) dse_min64((int64_t) (u1 - 1) * ps - pad + pk, n);
 	} else {
 		*c0 = u0;
 		*c1 = u1;
@@ -237,12 +223,12 @@ static void rows_need(const tensil_layer *l, const struct tensil__geom *g,
 	if (g->whole)
 		cr = l->out_h;
 	else if (g->pooled)
-		cr = min64((r - 1) * l->pool_stride + l->pool_k, l->out_h);
+		cr = dse_min64((r - 1) * l->pool_stride + l->pool_k, l->out_h);
 	else
 		cr = r;
 	ir = l->fh >= l->stride ? (cr - 1) * l->stride + l->fh :
 		cr * l->fh;
-	ir = min64(ir, l->in_h);
+	ir = dse_min64(ir, l->in_h);
 	ic = span(0, l->out_w, l->stride, l->fw, l->pad_left, l->in_w, &lo,
 		&hi);
 	stage_use(g, cr, l->out_w, ir, ic, r * g->unit_w, local, acc);
@@ -252,11 +238,11 @@ static void rows_need(const tensil_layer *l, const struct tensil__geom *g,
 static void chunk_need(const tensil_layer *l, const struct tensil__geom *g,
 	int64_t c, int64_t *local, int64_t *acc)
 {
-	int64_t ir = min64(l->fh, l->in_h);
+	int64_t ir = dse_min64(l->fh, l->in_h);
 	int64_t ic = l->fw >= l->stride ? (c - 1) * l->stride + l->fw :
 		c * l->fw;
 
-	stage_use(g, 1, c, ir, min64(ic, l->in_w), c, local, acc);
+	stage_use(g, 1, c, ir, dse_min64(ic, l->in_w), c, local, acc);
 }
 
 static int fits(const tensil_arch *a, int64_t local, int64_t acc)
@@ -297,7 +283,7 @@ static int choose_shape(const tensil_layer *l, const struct tensil__geom *g,
 	if (r > 0) {
 		p->stage_rows = (int) r;
 		p->stage_cols = g->unit_w;
-		p->stages_per_block = cdiv(g->units, r);
+		p->stages_per_block = dse_cdiv(g->units, r);
 		rows_need(l, g, r, &p->local_used, &p->acc_used);
 		return TENSIL_FIT_OK;
 	}
@@ -315,7 +301,7 @@ static int choose_shape(const tensil_layer *l, const struct tensil__geom *g,
 	}
 	p->stage_rows = 0;
 	p->stage_cols = (int) c;
-	p->stages_per_block = (int64_t) l->out_h * cdiv(l->out_w, c);
+	p->stages_per_block = (int64_t) l->out_h * dse_cdiv(l->out_w, c);
 	chunk_need(l, g, c, &p->local_used, &p->acc_used);
 	return TENSIL_FIT_OK;
 }
@@ -342,9 +328,9 @@ static int64_t input_runs(const tensil_layer *l, const struct tensil__geom *g,
 	if (g->pool_layer && g->kv > 1 && !g->dram_stride_ok)
 		return ir * ic;
 	if (full && l->fh >= l->stride && ic == l->in_w)
-		return cdiv(ir * ic * per_pixel, g->max_size);
+		return dse_cdiv(ir * ic * per_pixel, g->max_size);
 	if (l->fw >= l->stride)
-		return ir * cdiv(ic * per_pixel, g->max_size);
+		return ir * dse_cdiv(ic * per_pixel, g->max_size);
 	return ir * ic;
 }
 
@@ -360,9 +346,9 @@ static int64_t matmul_runs(const tensil_layer *l,
 		return 0;
 	if (l->fh == 1 && l->fw == 1 && l->stride == 1 &&
 	    cc == l->out_w)
-		return cdiv(cr * cc, g->max_size);
+		return dse_cdiv(cr * cc, g->max_size);
 	if (g->local_stride_ok)
-		return cr * cdiv(cc, g->max_size);
+		return cr * dse_cdiv(cc, g->max_size);
 	return cr * cc;
 }
 
@@ -377,7 +363,7 @@ static void row_sums(const tensil_layer *l, const struct tensil__geom *g,
 		&hi);
 	for (j = 0; j < p->stages_per_block; j++) {
 		int u0 = (int) (j * p->stage_rows);
-		int u1 = (int) min64(u0 + p->stage_rows, g->units);
+		int u1 = (int) dse_min64(u0 + p->stage_rows, g->units);
 		int c0, c1;
 		int64_t ir, q = (int64_t) (u1 - u0) * g->unit_w;
 
@@ -389,7 +375,7 @@ static void row_sums(const tensil_layer *l, const struct tensil__geom *g,
 		b->in_vectors += ir * ic * (g->pool_layer ? 1 : g->kv);
 		b->in_runs += input_runs(l, g, ir, ic, 1);
 		b->mm_runs += matmul_runs(l, g, c1 - c0, cc1 - cc0);
-		b->out_runs += cdiv(q, g->max_size);
+		b->out_runs += dse_cdiv(q, g->max_size);
 	}
 	b->stages = p->stages_per_block;
 }
@@ -400,7 +386,7 @@ static void row_sums(const tensil_layer *l, const struct tensil__geom *g,
 static void chunk_sums(const tensil_layer *l, const struct tensil__geom *g,
 	const tensil_plan *p, struct block_sums *b)
 {
-	int64_t nch = cdiv(l->out_w, p->stage_cols), o, k, sir = 0, sic = 0;
+	int64_t nch = dse_cdiv(l->out_w, p->stage_cols), o, k, sir = 0, sic = 0;
 	int lo, hi;
 
 	for (o = 0; o < l->out_h; o++) {
@@ -410,7 +396,7 @@ static void chunk_sums(const tensil_layer *l, const struct tensil__geom *g,
 		sir += ir;
 		for (k = 0; k < nch; k++) {
 			int64_t c0 = k * p->stage_cols;
-			int64_t c1 = min64(c0 + p->stage_cols, l->out_w);
+			int64_t c1 = dse_min64(c0 + p->stage_cols, l->out_w);
 			int64_t ic = span(c0, c1, l->stride, l->fw,
 				l->pad_left, l->in_w, &lo, &hi);
 
@@ -418,7 +404,7 @@ static void chunk_sums(const tensil_layer *l, const struct tensil__geom *g,
 				sic += ic;
 			b->in_runs += input_runs(l, g, ir, ic, 0);
 			b->mm_runs += matmul_runs(l, g, 1, c1 - c0);
-			b->out_runs += cdiv(c1 - c0, g->max_size);
+			b->out_runs += dse_cdiv(c1 - c0, g->max_size);
 		}
 	}
 	b->stages = p->stages_per_block;
@@ -435,7 +421,7 @@ static void block_counts(const struct tensil__geom *g, const tensil_plan *p,
 	simd = g->simd_per_pixel * b->pixels + g->simd_per_output *
 		b->outputs + g->simd_per_stage * st;
 	if (!g->pool_layer) {
-		n[TENSIL_OP_DRAM1_LOAD] = st * cdiv(g->weights, g->max_size);
+		n[TENSIL_OP_DRAM1_LOAD] = st * dse_cdiv(g->weights, g->max_size);
 		v[TENSIL_OP_DRAM1_LOAD] = st * g->weights;
 		n[TENSIL_OP_LOAD_WEIGHTS] = st * p->tiles;
 		v[TENSIL_OP_LOAD_WEIGHTS] = st * p->tiles * (g->a + 1);
@@ -548,16 +534,16 @@ void tensil_plan_stage(const tensil_layer *l, const tensil_arch *a,
 	k = s % p->stages_per_block;
 	if (p->stage_rows > 0) {
 		st->row0 = (int) (k * p->stage_rows);
-		st->row1 = (int) min64(st->row0 + p->stage_rows, g.units);
+		st->row1 = (int) dse_min64(st->row0 + p->stage_rows, g.units);
 		st->col0 = 0;
 		st->col1 = g.unit_w;
 	} else {
-		int64_t nch = cdiv(l->out_w, p->stage_cols);
+		int64_t nch = dse_cdiv(l->out_w, p->stage_cols);
 
 		st->row0 = (int) (k / nch);
 		st->row1 = st->row0 + 1;
 		st->col0 = (int) (k % nch * p->stage_cols);
-		st->col1 = (int) min64(st->col0 + p->stage_cols, l->out_w);
+		st->col1 = (int) dse_min64(st->col0 + p->stage_cols, l->out_w);
 	}
 	map_rows(l, &g, st->row0, st->row1, &st->crow0, &st->crow1, 1);
 	map_rows(l, &g, st->col0, st->col1, &st->ccol0, &st->ccol1, 0);

@@ -20,10 +20,10 @@
 
 #include <cmocka.h>
 
+#include "core/util.h"
 #include "gnn/ack.h"
 #include "gnn/graph.h"
 
-#define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
 static void easy_cfg(struct gnn__ack_cfg *c, int mode, int passes)
 {
@@ -102,7 +102,7 @@ static void test_hand(void **state)
 	size_t i;
 
 	(void) state;
-	for (i = 0; i < N_ELEMS(hand); i++) {
+	for (i = 0; i < DSE_N_OF(hand); i++) {
 		const struct hand_case *h = &hand[i];
 		struct gnn__ack_cfg c;
 		struct gnn__ack_stats st;
@@ -197,7 +197,7 @@ static void test_expected_max(void **state)
 	size_t i;
 
 	(void) state;
-	for (i = 0; i < N_ELEMS(t); i++)
+	for (i = 0; i < DSE_N_OF(t); i++)
 		assert_float_equal(gnn__ack_expected_max(t[i].balls,
 			t[i].bins), t[i].want, 1e-9);
 	/* More balls in the same bins: the maximum grows. */
@@ -377,7 +377,7 @@ static void test_round_classes(void **state)
 
 	(void) state;
 	assert_int_equal(GNN__ACK_ROUND_CLASSES, 43);
-	for (i = 0; i < N_ELEMS(t); i++)
+	for (i = 0; i < DSE_N_OF(t); i++)
 		assert_int_equal(gnn__ack_round_class(t[i].d), t[i].c);
 	assert_int_equal(gnn__ack_round_low(GNN__ACK_ROUND_CLASSES),
 		GNN__ACK_ROUND_MAX);

@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
+#include "core/util.h"
 #include "gnn/family.h"
 
-#define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
 enum { PE, PSYS, WROWS, EROWS, N1, N2, MHZ, GBPS };
 
@@ -223,7 +223,7 @@ static void test_linear_by_hand(void **state)
 	size_t i;
 
 	(void) state;
-	for (i = 0; i < N_ELEMS(t); i++) {
+	for (i = 0; i < DSE_N_OF(t); i++) {
 		sim_metrics out;
 
 		defaults(k);
@@ -280,7 +280,7 @@ static void test_bad_knobs(void **state)
 	size_t i;
 
 	(void) state;
-	for (i = 0; i < N_ELEMS(t); i++) {
+	for (i = 0; i < DSE_N_OF(t); i++) {
 		sim_metrics out;
 
 		defaults(k);
@@ -365,14 +365,14 @@ static void test_sparse_gather(void **state)
 
 	(void) state;
 	assert_non_null(g);
-	for (i = 0; i < N_ELEMS(t); i++) {
+	for (i = 0; i < DSE_N_OF(t); i++) {
 		gnn_model *m = one_layer(g, t[i].kind, 16);
 		gnn_family *f = family(m, g, n1s, NULL);
 
 		defaults(k);
 		k[kidx(PE)] = 1;
 		k[kidx(N1)] = 64;
-		for (j = 0; j < N_ELEMS(kinds); j++) {
+		for (j = 0; j < DSE_N_OF(kinds); j++) {
 			sim_cycle_report r;
 
 			assert_int_equal(gnn_family_simulate(f, k, kinds[j],
@@ -431,7 +431,7 @@ static void test_analytic_vs_full(void **state)
 	size_t i;
 
 	(void) state;
-	for (i = 0; i < N_ELEMS(t); i++) {
+	for (i = 0; i < DSE_N_OF(t); i++) {
 		gnn_model *m = one_layer(g, t[i].kind, t[i].f);
 		gnn_family *f = family(m, g, n1s, NULL);
 		sim_cycle_report a, full;
@@ -488,7 +488,7 @@ static void test_analytic_tracks_full(void **state)
 	size_t i;
 
 	(void) state;
-	for (i = 0; i < N_ELEMS(t); i++) {
+	for (i = 0; i < DSE_N_OF(t); i++) {
 		dse_error err;
 		gnn_graph *g = gnn_graph_rmat(t[i].v, t[i].e, t[i].a, t[i].b,
 			t[i].c, t[i].d, 40 + i, &err);
@@ -598,7 +598,7 @@ static void test_interval(void **state)
 	size_t i;
 
 	(void) state;
-	for (i = 0; i < N_ELEMS(t); i++) {
+	for (i = 0; i < DSE_N_OF(t); i++) {
 		dse_error err;
 		gnn_graph *g = gnn_graph_rmat(t[i].v, t[i].e, t[i].a, t[i].b,
 			t[i].c, t[i].d, t[i].seed, &err);
@@ -713,13 +713,13 @@ static void test_fiber_widths(void **state)
 
 	(void) state;
 	assert_non_null(g);
-	for (i = 0; i < N_ELEMS(models); i++) {
+	for (i = 0; i < DSE_N_OF(models); i++) {
 		gnn_model *m = builtin(models[i], g, 1024, 8);
 		gnn_family *f = family_pe(m, g, n1s, n2s, NULL);
 		uint64_t prev = UINT64_MAX;
 		int32_t k[GNN_MAX_KNOBS];
 
-		for (s = 0; s < N_ELEMS(shapes); s++) {
+		for (s = 0; s < DSE_N_OF(shapes); s++) {
 			sim_metrics out;
 
 			defaults(k);
@@ -734,7 +734,7 @@ static void test_fiber_widths(void **state)
 					(unsigned long long) out.cycles,
 					(unsigned long long) prev);
 			prev = out.cycles;
-			if (strcmp(models[i], "b2") || s + 1 < N_ELEMS(shapes))
+			if (strcmp(models[i], "b2") || s + 1 < DSE_N_OF(shapes))
 				continue;
 			/* Where the channel is what counts. */
 			k[kidx(GBPS)] = 8;
@@ -770,11 +770,11 @@ static void test_more_pes(void **state)
 	size_t i, s;
 
 	(void) state;
-	for (i = 0; i < N_ELEMS(models); i++) {
+	for (i = 0; i < DSE_N_OF(models); i++) {
 		gnn_model *m = builtin(models[i], g, 100, 10);
 		gnn_family *f = family(m, g, n1s, n2s);
 
-		for (s = 0; s < N_ELEMS(shapes); s++) {
+		for (s = 0; s < DSE_N_OF(shapes); s++) {
 			uint64_t prev = UINT64_MAX, prev_full = UINT64_MAX;
 			int32_t k[GNN_MAX_KNOBS];
 			int n;

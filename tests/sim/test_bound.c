@@ -26,10 +26,10 @@
 
 #include <cmocka.h>
 
+#include "core/util.h"
 #include "sim/sim.h"
 #include "tests/support/mm_kernel.h"
 
-#define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The most values a knob list holds here. */
 #define MAX_VALUES 64
@@ -118,7 +118,7 @@ static void test_space(const sim_model *m, const poly_template *t,
 			if (e > 2 && e % (e - 1) != 0 && kind[10] == '\0')
 				push(s, k, e - 1);
 		} else if (loop >= 0) {
-			for (i = 0; i < N_ELEMS(small); i++)
+			for (i = 0; i < DSE_N_OF(small); i++)
 				push(s, k, small[i]);
 		} else {
 			push(s, k, 0);
@@ -224,7 +224,7 @@ static void test_property(void **state)
 	size_t c;
 
 	(void) state;
-	for (c = 0; c < N_ELEMS(cases); c++) {
+	for (c = 0; c < DSE_N_OF(cases); c++) {
 		poly_template t;
 		sim_model *m = build_model(&cases[c], &t);
 		struct space s;
@@ -270,7 +270,7 @@ static void test_garbage(void **state)
 	uint64_t seed = 7;
 
 	(void) state;
-	for (c = 0; c < N_ELEMS(cases); c++) {
+	for (c = 0; c < DSE_N_OF(cases); c++) {
 		poly_template t;
 		sim_model *m = build_model(&cases[c], &t);
 		int n = sim_model_n_knobs(m), i, k;
@@ -325,7 +325,7 @@ static void test_hand(void **state)
 	size_t r;
 
 	(void) state;
-	for (r = 0; r < N_ELEMS(rows); r++) {
+	for (r = 0; r < DSE_N_OF(rows); r++) {
 		struct bound_case c = { "mm", { 64, 64, 64 }, rows[r].dtype,
 			"u250", { 0, 0, 0 }, 0 };
 		poly_template t;
@@ -436,7 +436,7 @@ static void test_speed(void **state)
 	int64_t sink = 0;
 
 	(void) state;
-	for (c = 0; c < N_ELEMS(speed_cases); c++) {
+	for (c = 0; c < DSE_N_OF(speed_cases); c++) {
 		const struct speed_case *sc = &speed_cases[c];
 		struct bound_case bc = { sc->kernel, { 0 }, sc->dtype, "u250",
 			{ 0, 0, 0 }, 0 };

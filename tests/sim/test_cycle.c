@@ -19,11 +19,11 @@
 
 #include <cmocka.h>
 
+#include "core/util.h"
 #include "sim/cycle.h"
 #include "sim/cycle_internal.h"
 #include "tests/support/mm_kernel.h"
 
-#define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
 static const arch_board easy_board = {
 	"easy", "none", 1000, 1000, 0, 100000, 200000, 3.2, 100.0, 256, 10
@@ -263,7 +263,7 @@ static void test_hand(void **state)
 	size_t i;
 
 	(void) state;
-	for (i = 0; i < N_ELEMS(hand_cases); i++) {
+	for (i = 0; i < DSE_N_OF(hand_cases); i++) {
 		const struct hand_case *c = &hand_cases[i];
 		sim_model *m = hand_model(c->m, c->n, c->k, c->board);
 		sim_cycle_report r;
@@ -362,7 +362,7 @@ static void test_sampled(void **state)
 	size_t i;
 
 	(void) state;
-	for (i = 0; i < N_ELEMS(designs); i++) {
+	for (i = 0; i < DSE_N_OF(designs); i++) {
 		sim_model *m = design_model(&designs[i]);
 		sim_cycle_opts o = { 0, 0, 7, 1 << 20, 0 };
 		sim_cycle_report f, s;
@@ -430,7 +430,7 @@ static void test_resume(void **state)
 	int alike = 0;
 
 	(void) state;
-	for (i = 0; i < N_ELEMS(designs); i++) {
+	for (i = 0; i < DSE_N_OF(designs); i++) {
 		sim_model *m = design_model(&designs[i]);
 		sim_metrics met;
 		sim__point pt;
@@ -516,7 +516,7 @@ static void test_interval(void **state)
 	uint64_t seed;
 
 	(void) state;
-	for (i = 0; i < N_ELEMS(designs); i++) {
+	for (i = 0; i < DSE_N_OF(designs); i++) {
 		sim_model *m;
 		sim_cycle_report f, s, again;
 
@@ -581,7 +581,7 @@ static void test_starved(void **state)
 
 	(void) state;
 	board.dram_gbps = 2.0;
-	for (i = 0; i < N_ELEMS(cases); i++) {
+	for (i = 0; i < DSE_N_OF(cases); i++) {
 		poly_template t = mm_kernel_template(cases[i].m, cases[i].n,
 			cases[i].k);
 		sim_cycle_report f, s;
@@ -645,7 +645,7 @@ static void test_sequential(void **state)
 	size_t i;
 
 	(void) state;
-	for (i = 0; i < N_ELEMS(cases); i++) {
+	for (i = 0; i < DSE_N_OF(cases); i++) {
 		const struct design *d = &designs[cases[i].design];
 		sim_model *m = design_model(d);
 		sim_cycle_opts o = { 0, 0, 3, cases[i].samples, 0 };
@@ -679,7 +679,7 @@ static void test_analytic(void **state)
 	int k;
 
 	(void) state;
-	for (i = 0; i < N_ELEMS(designs); i++) {
+	for (i = 0; i < DSE_N_OF(designs); i++) {
 		sim_model *m = design_model(&designs[i]);
 		sim_cycle_report r;
 		sim_metrics e;
@@ -714,7 +714,7 @@ static void test_illegal(void **state)
 	int kind;
 
 	(void) state;
-	for (i = 0; i < N_ELEMS(cases); i++)
+	for (i = 0; i < DSE_N_OF(cases); i++)
 		for (kind = 0; kind < SIM_N_MODEL_KINDS; kind++) {
 			sim_cycle_report r;
 			dse_error err;

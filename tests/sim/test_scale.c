@@ -29,11 +29,11 @@
 
 #include <cmocka.h>
 
+#include "core/util.h"
 #include "sim/scale.h"
 
 int dse_scale_main(int argc, char **argv);
 
-#define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 #define BIG { 6144, 6144, 2048 }
 
 enum { OS = SIM_SCALE_OS, WS = SIM_SCALE_WS, IS = SIM_SCALE_IS };
@@ -269,7 +269,7 @@ static void test_cases(void **state)
 	size_t i;
 
 	(void) state;
-	for (i = 0; i < N_ELEMS(cases); i++)
+	for (i = 0; i < DSE_N_OF(cases); i++)
 		check_case(&cases[i]);
 }
 
@@ -305,7 +305,7 @@ static void test_bad(void **state)
 	size_t i;
 
 	(void) state;
-	for (i = 0; i < N_ELEMS(bad_cases); i++) {
+	for (i = 0; i < DSE_N_OF(bad_cases); i++) {
 		const struct bad_case *b = &bad_cases[i];
 		sim_scale_arch a;
 		sim_scale_layer l = { b->layer[0], b->layer[1], b->layer[2],
@@ -411,7 +411,7 @@ static void test_cli(void **state)
 	size_t i;
 
 	(void) state;
-	for (i = 0; i < N_ELEMS(cli_cases); i++) {
+	for (i = 0; i < DSE_N_OF(cli_cases); i++) {
 		print_message("cli: %s\n", cli_cases[i].line);
 		assert_int_equal(run_cli(cli_cases[i].line, NULL),
 			cli_cases[i].status);
@@ -460,7 +460,7 @@ int main(int argc, char **argv)
 	};
 	size_t i;
 
-	for (i = 0; i < N_ELEMS(groups); i++)
+	for (i = 0; i < DSE_N_OF(groups); i++)
 		if (argc < 2 || !strcmp(argv[1], groups[i].name)) {
 			struct CMUnitTest t[1] = { groups[i].test };
 			if (_cmocka_run_group_tests(groups[i].name, t, 1,

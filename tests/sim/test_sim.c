@@ -38,11 +38,11 @@
 #include <cmocka.h>
 #include <math.h>
 
+#include "core/util.h"
 #include "sim/internal.h"
 #include "sim/sim.h"
 #include "tests/support/mm_kernel.h"
 
-#define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
 static const arch_board easy_board = {
 	"easy", "none", 1000, 1000, 0, 100000, 200000, 3.2, 100.0, 256, 10
@@ -404,7 +404,7 @@ static void test_model(void **state)
 	size_t i;
 
 	(void) state;
-	for (i = 0; i < N_ELEMS(model_cases); i++)
+	for (i = 0; i < DSE_N_OF(model_cases); i++)
 		check_model_case(&model_cases[i]);
 }
 
@@ -569,7 +569,7 @@ static void test_legality(void **state)
 	size_t i;
 
 	(void) state;
-	for (i = 0; i < N_ELEMS(legality_cases); i++) {
+	for (i = 0; i < DSE_N_OF(legality_cases); i++) {
 		const struct legality_case *c = &legality_cases[i];
 		sim_model *m = make_model(c->tmpl, &easy_board, &t32, c->l2);
 		sim_metrics out;
@@ -621,7 +621,7 @@ static void test_status_names(void **state)
 	size_t i;
 
 	(void) state;
-	for (i = 0; i < N_ELEMS(status_cases); i++)
+	for (i = 0; i < DSE_N_OF(status_cases); i++)
 		assert_string_equal(sim_status_name(status_cases[i].status),
 			status_cases[i].name);
 }
@@ -669,7 +669,7 @@ static void test_knobs(void **state)
 	size_t i;
 
 	(void) state;
-	for (i = 0; i < N_ELEMS(knob_cases); i++) {
+	for (i = 0; i < DSE_N_OF(knob_cases); i++) {
 		const struct knob_case *c = &knob_cases[i];
 		sim_model *m = make_model(c->tmpl, &easy_board, &t32, c->l2);
 
@@ -727,7 +727,7 @@ static void test_sa_sizes(void **state)
 	size_t i;
 
 	(void) state;
-	for (i = 0; i < N_ELEMS(sa_cases); i++) {
+	for (i = 0; i < DSE_N_OF(sa_cases); i++) {
 		const struct sa_case *c = &sa_cases[i];
 		sim_model *m = make_model(c->tmpl, &easy_board, &t32, c->l2);
 		char buf[256];
@@ -781,8 +781,8 @@ static void test_metrics(void **state)
 	v.energy_j = 0.125;
 	v.edp = 0.125 * 5.5e-6;
 	big.uram = 640;
-	assert_int_equal(N_ELEMS(metric_cases), SIM_N_METRICS);
-	for (i = 0; i < N_ELEMS(metric_cases); i++) {
+	assert_int_equal(DSE_N_OF(metric_cases), SIM_N_METRICS);
+	for (i = 0; i < DSE_N_OF(metric_cases); i++) {
 		const struct metric_case *c = &metric_cases[i];
 
 		assert_string_equal(sim_metric_name(c->id), c->name);
@@ -852,8 +852,8 @@ static void test_alloc_rejects(void **state)
 	size_t i;
 
 	(void) state;
-	assert_int_equal(N_ELEMS(reject_cases), 15);
-	for (i = 0; i < N_ELEMS(reject_cases); i++) {
+	assert_int_equal(DSE_N_OF(reject_cases), 15);
+	for (i = 0; i < DSE_N_OF(reject_cases); i++) {
 		const struct reject_case *c = &reject_cases[i];
 		poly_template t = make_template(c->tmpl);
 
@@ -949,7 +949,7 @@ static void test_network_knobs(void **state)
 	assert_string_equal(sim_model_knob_name(m, 6), "io_network");
 	assert_string_equal(sim_model_knob_kind(m, 7), "double_buffer");
 	assert_int_equal(sim_model_knob_loop(m, 7), -1);
-	for (i = 0; i < N_ELEMS(net_cases); i++) {
+	for (i = 0; i < DSE_N_OF(net_cases); i++) {
 		const struct net_case *c = &net_cases[i];
 		int32_t k[8] = { 16, 16, 16, 4, 4, 2, c->net, c->db };
 		sim_metrics out;

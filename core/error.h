@@ -3,9 +3,8 @@
  * A dse_error is a small caller-owned value: a code that decides the exit
  * status, a message, and where it happened (a config position and key when
  * the error is about user input).  Library functions fill it and return
- * dse_stat_error or NULL; they never print.  This file is the one piece of
- * dse/ that the lower modules link against, because every module needs to
- * report errors the same way.
+ * dse_stat_error or NULL; they never print.  It stands on the ground floor
+ * (core/) because every module needs to report errors the same way.
  */
 #ifndef DSE_ERROR_H
 #define DSE_ERROR_H

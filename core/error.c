@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "error.h"
+#include "core/error.h"
 
 void dse_error_clear(dse_error *err)
 {

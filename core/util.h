@@ -1,0 +1,32 @@
+/* core: the few arithmetic helpers every floor uses, so that none keeps a
+ * copy of its own.
+ */
+#ifndef CORE_UTIL_H
+#define CORE_UTIL_H
+
+#include <stdint.h>
+
+/* The number of elements of an array (not of a pointer). */
+#define DSE_N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ceil(a / b) for b > 0 and any a, without the overflow of a + b - 1 near
+ * INT64_MAX.  C's division truncates toward zero, which is the ceiling for
+ * a negative quotient, so only a positive remainder rounds up.  The
+ * compiler takes the quotient and the remainder from one division.
+ */
+static inline int64_t dse_cdiv(int64_t a, int64_t b)
+{
+	return a / b + (a % b > 0);
+}
+
+static inline int64_t dse_min64(int64_t a, int64_t b)
+{
+	return a < b ? a : b;
+}
+
+static inline int64_t dse_max64(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
+}
+
+#endif
