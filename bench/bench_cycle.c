@@ -212,7 +212,10 @@ int main(int argc, char **argv)
 	dse_error err;
 	int i, failed = 0;
 
-	MPI_Init(&argc, &argv);
+	if (search_mpi_init(&argc, &argv, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		return 1;
+	}
 	memset(&ctx, 0, sizeof(ctx));
 	printf("%-32s %12s %12s %7s %12s %8s %9s %9s %9s %9s\n", "design",
 		"full", "sampled", "err%", "analytic", "err%", "full s",

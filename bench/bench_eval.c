@@ -153,7 +153,10 @@ int main(int argc, char **argv)
 	dse_error err;
 	int rep;
 
-	MPI_Init(&argc, &argv);
+	if (search_mpi_init(&argc, &argv, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		return 1;
+	}
 	if (argc == 4) {
 		m = atoll(argv[1]);
 		n = atoll(argv[2]);

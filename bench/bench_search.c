@@ -329,9 +329,13 @@ static int parse_args(int argc, char **argv, struct args *a)
 int main(int argc, char **argv)
 {
 	struct args a;
-	int rank, i, rc = 0, provided;
+	int rank, i, rc = 0;
+	dse_error err;
 
-	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+	if (search_mpi_init(&argc, &argv, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		return 1;
+	}
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	if (parse_args(argc, argv, &a)) {
 		if (rank == 0)

@@ -1231,7 +1231,8 @@ static int launcher_rank(void)
 int main(int argc, char **argv)
 {
 	dse_ctx ctx;
-	int provided, status;
+	dse_error err;
+	int started = 0, status;
 
 	/* scalesim is a small serial calculation that needs no MPI; under
 	 * mpirun only the first rank runs it, so the answer prints once.
@@ -1244,10 +1245,15 @@ int main(int argc, char **argv)
 		return launcher_rank() == 0 ?
 			dse_show_main(argc - 1, argv + 1) : 0;
 	memset(&ctx, 0, sizeof(ctx));
-	if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) !=
-			MPI_SUCCESS) {
-		fprintf(stderr, "dse: error: MPI_Init_thread failed\n");
-		return 1;
+	dse_error_clear(&err);
+	if (search_mpi_init(&argc, &argv, &err)) {
+		char msg[DSE_ERROR_MSG_LEN + 64];
+
+		dse_error_format(&err, msg, sizeof(msg));
+		fprintf(stderr, "dse: %s\n", msg);
+		if (MPI_Initialized(&started) == MPI_SUCCESS && started)
+			MPI_Finalize();
+		return dse_error_exit_status(&err);
 	}
 	ctx.comm = MPI_COMM_WORLD;
 	MPI_Comm_rank(ctx.comm, &ctx.rank);

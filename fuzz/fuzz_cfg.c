@@ -44,13 +44,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	int provided;
+	dse_error err;
 
 	/* OpenMPI keeps part of what MPI_Init allocates until the process
 	 * ends; that is not the code under test.
 	 */
 	__lsan_disable();
-	MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+	if (search_mpi_init(argc, argv, &err))
+		return 1;
 	__lsan_enable();
 	return 0;
 }

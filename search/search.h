@@ -190,6 +190,17 @@ void search_cloud_sort(search_cloud *cloud);
 size_t search_cloud_size(const search_cloud *cloud);
 const search_point *search_cloud_at(const search_cloud *cloud, size_t i);
 
+/* --- MPI -------------------------------------------------------------- */
+
+/* Starts MPI for dse: MPI_Init_thread at MPI_THREAD_FUNNELED (refused when
+ * the library gives less, since OpenMP threads run beside MPI), and
+ * MPI_ERRORS_RETURN on MPI_COMM_WORLD so that MPI errors come back as
+ * return codes that the callers check and turn into dse_errors.  After an
+ * error the caller finalises MPI when MPI_Initialized says it started.
+ * Collective over MPI_COMM_WORLD.
+ */
+dse_stat search_mpi_init(int *argc, char ***argv, dse_error *err);
+
 /* --- strategies -------------------------------------------------------- */
 
 enum search_strategy {

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1046,9 +1047,13 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_checkpoint_resume),
 		cmocka_unit_test(test_resume_mismatch),
 	};
+	dse_error err;
 	int rc;
 
-	MPI_Init(&argc, &argv);
+	if (search_mpi_init(&argc, &argv, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		return 1;
+	}
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
 	/* A failed assertion on one rank must not leave the others waiting
 	 * in a collective forever.
