@@ -1,5 +1,6 @@
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
@@ -75,4 +76,13 @@ int dse_error_exit_status(const dse_error *err)
 	if (!err || err->code == DSE_E_NONE)
 		return 0;
 	return err->code == DSE_E_INPUT ? 2 : 1;
+}
+
+void dse_assert_fail(const char *cond, const char *file, int line,
+	const char *func)
+{
+	fprintf(stderr, "dse: internal error: %s:%d: %s: '%s' does not hold\n",
+		file, line, func, cond);
+	fflush(stderr);
+	abort();
 }

@@ -66,4 +66,24 @@ void dse_error_format(const dse_error *err, char *buf, size_t size);
  */
 int dse_error_exit_status(const dse_error *err);
 
+/* DSE_ASSERT(cond) states an invariant of the code, never a check of input
+ * (input errors are dse_error values, and a bad design point is a status).
+ * Builds without NDEBUG (Debug, RelWithDebInfo, the sanitizer build) stop
+ * at the first broken invariant with its place; Release builds compile it
+ * away, so it costs the hot path nothing.
+ */
+#ifdef NDEBUG
+#define DSE_ASSERT(cond) ((void) 0)
+#else
+#define DSE_ASSERT(cond) ((cond) ? (void) 0 : \
+	dse_assert_fail(#cond, __FILE__, __LINE__, __func__))
+#endif
+
+/* Prints "dse: internal error: file:line: func: 'cond' does not hold" to
+ * stderr and aborts: a broken invariant is a defect of dse, and going on
+ * could write a wrong result.  Called by DSE_ASSERT only.
+ */
+void dse_assert_fail(const char *cond, const char *file, int line,
+	const char *func) __attribute__((noreturn));
+
 #endif

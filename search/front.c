@@ -249,6 +249,8 @@ static int enforce(search_front *front)
 	       front->width < WIDTH_CEILING)
 		if (rethin(front, front->level + 1) < 0)
 			return -1;
+	/* WIDTH_CEILING's argument: the coarsest boxes fit any bound. */
+	DSE_ASSERT(!front->max || front->n <= front->max);
 	return 0;
 }
 

@@ -103,6 +103,8 @@ int search_space_knob_size(const search_space *space, int k)
 
 int32_t search__space_value(const search_space *space, int k, int digit)
 {
+	DSE_ASSERT(k >= 0 && k < space->n_knobs);
+	DSE_ASSERT(digit >= 0 && digit < space->size[k]);
 	return space->values[k][digit];
 }
 
@@ -133,6 +135,8 @@ void search__space_digits(const search_space *space, uint64_t idx, int *digit)
 		digit[k] = (int) (idx % s);
 		idx /= s;
 	}
+	/* Callers decode indices below search_space_size only. */
+	DSE_ASSERT(idx == 0);
 }
 
 void search_space_decode(const search_space *space, uint64_t idx,
