@@ -34,7 +34,7 @@ struct walk {
 };
 
 /* Reads an isl integer into *out; -1 when it is not a 64-bit integer. */
-static int get_int(isl_val *v, int64_t *out)
+static int get_int(__isl_take isl_val *v, int64_t *out)
 {
 	int ok = v && isl_val_is_int(v) == isl_bool_true;
 	long x = 0;
@@ -54,7 +54,8 @@ struct piece {
 	isl_aff *aff;
 };
 
-static isl_stat take_piece(isl_set *set, isl_multi_aff *ma, void *user)
+static isl_stat take_piece(__isl_take isl_set *set,
+	__isl_take isl_multi_aff *ma, void *user)
 {
 	struct piece *p = user;
 
@@ -68,7 +69,7 @@ static isl_stat take_piece(isl_set *set, isl_multi_aff *ma, void *user)
 /* Fills dimension d of acc from the one-dimensional access "m" (taken):
  * exact when it is a single affine piece without divisions.
  */
-static isl_stat index_function(isl_map *m, poly_access *acc, int d,
+static isl_stat index_function(__isl_take isl_map *m, poly_access *acc, int d,
 	int n_loops)
 {
 	isl_bool single = isl_map_is_single_valued(m);
@@ -105,7 +106,8 @@ static isl_stat index_function(isl_map *m, poly_access *acc, int d,
 /* The range of index d over the domain; -1 when it is not bounded by
  * constants.
  */
-static int64_t index_extent(const poly__kernel *k, isl_map *map, int d)
+static int64_t index_extent(const poly__kernel *k, __isl_keep isl_map *map,
+	int d)
 {
 	isl_set *range = isl_set_apply(isl_set_copy(k->domain),
 		isl_map_copy(map));
@@ -169,7 +171,7 @@ static void access_text(const poly__kernel *k, poly_access *acc)
 	}
 }
 
-static isl_stat add_access(isl_map *map, void *user)
+static isl_stat add_access(__isl_take isl_map *map, void *user)
 {
 	struct walk *w = user;
 	poly_analysis *a = w->a;
@@ -269,7 +271,8 @@ dse_stat poly__accesses(const poly__kernel *k, const poly_kernel_desc *desc,
 	if (stat < 0)
 		return w.rejected ? poly__input_error(err, w.write ?
 			&desc->writes_src : &desc->reads_src, "%s", w.msg) :
-			poly__isl_error(k->ctx, err, "summarising the accesses");
+			poly__isl_error(k->ctx, err,
+	"summarising the accesses");
 	qsort(a->access, (size_t) a->n_accesses, sizeof(a->access[0]),
 		&cmp_access);
 	return dse_stat_ok;

@@ -43,7 +43,7 @@ struct filter {
 	int n_may;		/* may-accesses seen (PICK_ALL) */
 };
 
-static isl_stat keep_map(isl_map *map, void *user)
+static isl_stat keep_map(__isl_take isl_map *map, void *user)
 {
 	struct filter *f = user;
 	const char *name = isl_map_get_tuple_name(map, isl_dim_out);
@@ -67,7 +67,8 @@ static isl_stat keep_map(isl_map *map, void *user)
 /* The accesses of umap to "array" of the chosen kind; *n_may (when not
  * NULL) receives how many of them are may-accesses.  Keeps umap.
  */
-static isl_union_map *of_array(isl_union_map *umap, const char *array,
+static __isl_give isl_union_map *of_array(__isl_keep isl_union_map *umap,
+	const char *array,
 	enum pick pick, int *n_may)
 {
 	struct filter f = { array, pick, NULL, 0 };
@@ -80,7 +81,8 @@ static isl_union_map *of_array(isl_union_map *umap, const char *array,
 	return f.out;
 }
 
-isl_map *poly__self(const poly__kernel *k, isl_union_map *umap)
+__isl_give isl_map *poly__self(const poly__kernel *k,
+	__isl_take isl_union_map *umap)
 {
 	isl_space *space = isl_space_map_from_set(isl_set_get_space(k->domain));
 	isl_map *map = isl_union_map_extract_map(umap, space);
@@ -93,8 +95,9 @@ isl_map *poly__self(const poly__kernel *k, isl_union_map *umap)
  * earlier must source and all earlier may sources to the same element.
  * Takes sink, must and may.
  */
-static isl_union_map *dataflow(const poly__kernel *k, isl_union_map *sink,
-	isl_union_map *must, isl_union_map *may)
+static __isl_give isl_union_map *dataflow(const poly__kernel *k,
+	__isl_take isl_union_map *sink,
+	__isl_take isl_union_map *must, __isl_take isl_union_map *may)
 {
 	isl_union_access_info *ai = isl_union_access_info_from_sink(sink);
 	isl_union_flow *flow;
@@ -147,7 +150,7 @@ static void uniform_text(const poly__kernel *k, const poly_dep *d, char *buf,
 /* Per-loop bounds of the distance set; -1 when a bound is not a
  * constant.  Takes delta.
  */
-static int distance_range(isl_set *delta, poly_dep *d, int n)
+static int distance_range(__isl_take isl_set *delta, poly_dep *d, int n)
 {
 	int ok = 0;
 
@@ -172,7 +175,8 @@ static int distance_range(isl_set *delta, poly_dep *d, int n)
 /* "rel" (taken) with the loop names on its input and primed loop names
  * on its output, so that its text reads like the kernel.
  */
-static isl_map *rel_named(const poly__kernel *k, isl_map *rel)
+static __isl_give isl_map *rel_named(const poly__kernel *k,
+	__isl_take isl_map *rel)
 {
 	char primed[POLY_NAME_LEN + 1];
 
@@ -188,7 +192,7 @@ static isl_map *rel_named(const poly__kernel *k, isl_map *rel)
  * Anti dependences only constrain the order and are not recorded.
  */
 static isl_stat add_dep(struct deps *s, int kind, const char *array,
-	isl_map *rel, int unknown)
+	__isl_take isl_map *rel, int unknown)
 {
 	poly_analysis *a = s->a;
 	isl_bool empty = isl_map_is_empty(rel);

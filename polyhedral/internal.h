@@ -76,7 +76,7 @@ dse_stat poly__input_error(dse_error *err, const poly_source *src,
 /* The relation { x -> x + e_d } between instances of "domain" that are
  * both in it: one step along loop d.
  */
-isl_map *poly__unit_step(isl_set *domain, int d);
+__isl_give isl_map *poly__unit_step(__isl_keep isl_set *domain, int d);
 
 /* The first access of "array" of the given kind (write or read) in
  * a->access, or -1.
@@ -95,12 +95,13 @@ void poly__append(char *buf, size_t size, size_t *len, const char *fmt, ...)
 /* Prints an isl object's text into buf, shortened with "..." when it does
  * not fit.  Takes str (which may be NULL).
  */
-void poly__text(char *buf, size_t size, char *str);
+void poly__text(char *buf, size_t size, __isl_take char *str);
 
 /* The relation of the compute statement to itself inside umap, or an
  * empty map.  Takes umap.
  */
-isl_map *poly__self(const poly__kernel *k, isl_union_map *umap);
+__isl_give isl_map *poly__self(const poly__kernel *k,
+	__isl_take isl_union_map *umap);
 
 /* The accesses of k's compute statement, summarised as affine index
  * functions (poly_access), into a->access.

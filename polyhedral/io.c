@@ -53,7 +53,8 @@ struct proto {
 };
 
 /* The instances of the compute statement that access "array". */
-static isl_set *accessing(const poly__kernel *k, isl_union_map *acc,
+static __isl_give isl_set *accessing(const poly__kernel *k,
+	__isl_keep isl_union_map *acc,
 	const char *array)
 {
 	isl_set *out = isl_set_empty(isl_set_get_space(k->domain));

@@ -53,7 +53,7 @@ int poly__copy_name(char dst[POLY_NAME_LEN], const char *src)
 /* The isl value of v.  It is built from a 64-bit chunk because the width
  * of "long", which isl_val_int_from_si takes, is platform-dependent.
  */
-static isl_val *val_from_int64(isl_ctx *ctx, int64_t v)
+static __isl_give isl_val *val_from_int64(isl_ctx *ctx, int64_t v)
 {
 	uint64_t mag = v < 0 ? (uint64_t) 0 - (uint64_t) v : (uint64_t) v;
 	isl_val *val = isl_val_int_from_chunks(ctx, 1, sizeof(mag), &mag);
@@ -64,7 +64,7 @@ static isl_val *val_from_int64(isl_ctx *ctx, int64_t v)
 /* Stores the integer value of v in *out.  Returns -1 when v is not an
  * integer (an infinite bound, NaN for an empty set) or does not fit.
  */
-static int val_to_int64(isl_val *v, int64_t *out)
+static int val_to_int64(__isl_keep isl_val *v, int64_t *out)
 {
 	uint64_t mag = 0;
 	isl_size n;
@@ -96,7 +96,7 @@ static void last_message(isl_ctx *ctx, char *buf, size_t size)
  * instead, the user most likely swapped two keys, so say that rather than
  * passing on isl's internal assertion text.
  */
-static isl_union_set *read_domain(isl_ctx *ctx, const char *str,
+static __isl_give isl_union_set *read_domain(isl_ctx *ctx, const char *str,
 	const poly_source *src, dse_error *err)
 {
 	char msg[DSE_ERROR_MSG_LEN];
@@ -147,7 +147,7 @@ static int has_product(const char *str)
 /* Parses an access relation ("kind" is "read" or "write"), with the same
  * courtesy as read_domain for a set given where a relation is expected.
  */
-static isl_union_map *read_accesses(isl_ctx *ctx, const char *str,
+static __isl_give isl_union_map *read_accesses(isl_ctx *ctx, const char *str,
 	const char *kind, const poly_source *src, dse_error *err)
 {
 	char msg[DSE_ERROR_MSG_LEN];
@@ -186,7 +186,7 @@ static isl_union_map *read_accesses(isl_ctx *ctx, const char *str,
  * accesses).
  */
 static dse_stat check_given_param(const poly_kernel_desc *desc, int i,
-	isl_space *all, dse_error *err)
+	__isl_keep isl_space *all, dse_error *err)
 {
 	const poly_source *src = &desc->params_src;
 	const char *name = desc->param_name[i];
@@ -217,7 +217,7 @@ static dse_stat check_given_param(const poly_kernel_desc *desc, int i,
 
 /* Checks that each parameter of the domain has a value. */
 static dse_stat check_domain_params(const poly_kernel_desc *desc,
-	isl_space *domain, dse_error *err)
+	__isl_keep isl_space *domain, dse_error *err)
 {
 	isl_size n = isl_space_dim(domain, isl_dim_param);
 
@@ -241,7 +241,8 @@ static dse_stat check_domain_params(const poly_kernel_desc *desc,
  * analysis holds for all their values.
  */
 static dse_stat check_params(isl_ctx *ctx, const poly_kernel_desc *desc,
-	isl_union_set *domain, isl_union_map *reads, isl_union_map *writes,
+	__isl_keep isl_union_set *domain, __isl_keep isl_union_map *reads,
+	__isl_keep isl_union_map *writes,
 	dse_error *err)
 {
 	isl_space *dspace = isl_union_set_get_space(domain);
@@ -271,7 +272,8 @@ static dse_stat check_params(isl_ctx *ctx, const poly_kernel_desc *desc,
 /* The parameter values as an isl parameter set, so that fixing them is a
  * plain intersection with the domain and with the accesses.
  */
-static isl_set *params_set(isl_ctx *ctx, const poly_kernel_desc *desc)
+static __isl_give isl_set *params_set(isl_ctx *ctx,
+	const poly_kernel_desc *desc)
 {
 	isl_space *space = isl_space_params_alloc(ctx, desc->n_params);
 	isl_set *set;
@@ -324,7 +326,7 @@ static int stmt_index(const poly__kernel *k, const char *name)
 	return -1;
 }
 
-static isl_stat add_stmt(isl_set *set, void *user)
+static isl_stat add_stmt(__isl_take isl_set *set, void *user)
 {
 	struct stmt_walk *w = user;
 	poly__kernel *k = w->k;
@@ -387,7 +389,7 @@ static void order_stmts(poly__kernel *k, long *pos)
  * and keeps a copy of the domain.
  */
 static dse_stat take_statements(poly__kernel *k, const poly_kernel_desc *desc,
-	isl_union_set *uset, dse_error *err)
+	__isl_keep isl_union_set *uset, dse_error *err)
 {
 	struct stmt_walk w = { .k = k, .text = desc->domain };
 	isl_size n = isl_union_set_n_set(uset);
@@ -513,7 +515,8 @@ static dse_stat name_loops(poly__kernel *k, const poly_source *src,
  * domain parameter has a value, so the projection is exact and the rest
  * of the analysis works on plain integer sets.
  */
-static dse_stat fix_domain(poly__kernel *k, isl_set *params, dse_error *err)
+static dse_stat fix_domain(poly__kernel *k, __isl_keep isl_set *params,
+	dse_error *err)
 {
 	isl_size n;
 
@@ -562,7 +565,7 @@ static dse_stat loop_bounds(poly__kernel *k, int d, const poly_source *src,
 }
 
 /* The box spanned by the loop bounds, to compare with the domain. */
-static isl_set *bounding_box(const poly__kernel *k)
+static __isl_give isl_set *bounding_box(const poly__kernel *k)
 {
 	isl_set *box = isl_set_universe(isl_set_get_space(k->domain));
 
@@ -619,7 +622,7 @@ struct access_walk {
 /* Checks that an access starts from a statement of the domain, with as
  * many indices as it has loops, and names an array.
  */
-static isl_stat check_access(isl_map *map, void *user)
+static isl_stat check_access(__isl_take isl_map *map, void *user)
 {
 	struct access_walk *w = user;
 	const poly__kernel *k = w->k;
@@ -657,7 +660,8 @@ static isl_stat check_access(isl_map *map, void *user)
  * this relation" then hold for the given values instead of having to
  * hold for all values.  Parameters without a value stay symbolic.
  */
-static isl_union_map *fix_params(isl_union_map *umap, isl_set *params,
+static __isl_give isl_union_map *fix_params(__isl_take isl_union_map *umap,
+	__isl_keep isl_set *params,
 	const poly_kernel_desc *desc)
 {
 	umap = isl_union_map_intersect_params(umap, isl_set_copy(params));
@@ -677,8 +681,9 @@ static isl_union_map *fix_params(isl_union_map *umap, isl_set *params,
 /* Checks the accesses of one kind, then stores in *dst a copy of them
  * with the given parameters fixed and restricted to the domain.
  */
-static dse_stat take_accesses(poly__kernel *k, isl_union_map *umap,
-	const char *kind, isl_set *params, const poly_kernel_desc *desc,
+static dse_stat take_accesses(poly__kernel *k, __isl_keep isl_union_map *umap,
+	const char *kind, __isl_keep isl_set *params,
+	const poly_kernel_desc *desc,
 	const poly_source *src, isl_union_map **dst, dse_error *err)
 {
 	struct access_walk w = { .k = k, .kind = kind };
@@ -698,7 +703,7 @@ static dse_stat take_accesses(poly__kernel *k, isl_union_map *umap,
 	return dse_stat_ok;
 }
 
-isl_map *poly__unit_step(isl_set *domain, int d)
+__isl_give isl_map *poly__unit_step(__isl_keep isl_set *domain, int d)
 {
 	isl_space *space = isl_space_map_from_set(isl_set_get_space(domain));
 	isl_multi_aff *ma = isl_multi_aff_identity(space);
@@ -716,7 +721,8 @@ isl_map *poly__unit_step(isl_set *domain, int d)
  * given the "same element" relation.  A loop with a single iteration has
  * no steps and does not qualify: nothing is accumulated along it.
  */
-static isl_bool accumulates_along(isl_union_map *same, isl_set *domain,
+static isl_bool accumulates_along(__isl_keep isl_union_map *same,
+	__isl_keep isl_set *domain,
 	int d)
 {
 	isl_map *step = poly__unit_step(domain, d);
@@ -787,7 +793,7 @@ static dse_stat find_reduction(poly__kernel *k, const poly_kernel_desc *desc,
  * rank, so an initialisation S0[i,j] runs before the update S1[i,j,k] of
  * the same (i,j).
  */
-static isl_union_map *default_schedule(poly__kernel *k)
+static __isl_give isl_union_map *default_schedule(poly__kernel *k)
 {
 	int depth = 0;
 	isl_union_map *sched = NULL;
@@ -854,7 +860,7 @@ static dse_stat check_schedule_shape(poly__kernel *k,
  * schedule must order every statement instance.
  */
 static dse_stat take_schedule(poly__kernel *k, const poly_kernel_desc *desc,
-	isl_set *params, dse_error *err)
+	__isl_keep isl_set *params, dse_error *err)
 {
 	char msg[DSE_ERROR_MSG_LEN];
 	isl_union_set *dom;
@@ -890,8 +896,9 @@ static dse_stat take_schedule(poly__kernel *k, const poly_kernel_desc *desc,
  * fix them.  Keeps dom, reads, writes and params.
  */
 static dse_stat check_fixed(poly__kernel *k, const poly_kernel_desc *desc,
-	isl_union_set *dom, isl_union_map *reads, isl_union_map *writes,
-	isl_set *params, dse_error *err)
+	__isl_keep isl_union_set *dom, __isl_keep isl_union_map *reads,
+	__isl_keep isl_union_map *writes,
+	__isl_keep isl_set *params, dse_error *err)
 {
 	isl_bool empty;
 
@@ -920,7 +927,8 @@ static dse_stat check_fixed(poly__kernel *k, const poly_kernel_desc *desc,
 
 /* Checks the parsed kernel and fills k.  Keeps dom, reads and writes. */
 static dse_stat check_kernel(poly__kernel *k, const poly_kernel_desc *desc,
-	isl_union_set *dom, isl_union_map *reads, isl_union_map *writes,
+	__isl_keep isl_union_set *dom, __isl_keep isl_union_map *reads,
+	__isl_keep isl_union_map *writes,
 	dse_error *err)
 {
 	isl_set *params;

@@ -64,7 +64,7 @@ void poly__append(char *buf, size_t size, size_t *len, const char *fmt, ...)
 		*len = *len + (size_t) n < size ? *len + (size_t) n : size - 1;
 }
 
-void poly__text(char *buf, size_t size, char *str)
+void poly__text(char *buf, size_t size, __isl_take char *str)
 {
 	size_t n = str ? strlen(str) : 0;
 
