@@ -83,11 +83,12 @@ static const struct bench_design designs[] = {
 	{ "fir.cfg", "fir 64,8 lat 16",
 	  "{kernel[]->space_time[2];kernel[]->array_part[64,8];"
 	  "kernel[]->latency[16]}" },
+	/* The space loop f comes first (AutoSA's order): e = 1024, f = 64. */
 	{ "gnn-agg.cfg", "gnn-agg 1024,64 lat 8",
-	  "{kernel[]->space_time[0];kernel[]->array_part[1024,64];"
+	  "{kernel[]->space_time[0];kernel[]->array_part[64,1024];"
 	  "kernel[]->latency[8]}" },
 	{ "gnn-agg.cfg", "gnn-agg 1024,8 lat 4",
-	  "{kernel[]->space_time[0];kernel[]->array_part[1024,8];"
+	  "{kernel[]->space_time[0];kernel[]->array_part[8,1024];"
 	  "kernel[]->latency[4]}" },
 };
 #define N_DESIGNS ((int) (sizeof(designs) / sizeof(designs[0])))

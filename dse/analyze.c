@@ -158,6 +158,57 @@ static const char *yes_no(int v)
 	return v ? "yes" : "no";
 }
 
+/* How the values of group g of "t" (a candidate's template) leave the
+ * array, as the models drain them: a key for JSON ("none", "stays",
+ * "with_flow", "every_tile", "per_tile", "once") and, in "loops", the band
+ * loops whose tiles name one drained tile ("i,j"; "-" when none).
+ */
+static const char *drain_of(const poly_template *t, int g, char *loops,
+	size_t size)
+{
+	const poly_group *gr = &t->group[g];
+	unsigned mask;
+	int l;
+
+	loops[0] = '\0';
+	append(loops, size, "-");
+	if (gr->pruned)
+		return "stays";
+	if (poly_template_superseded(t, g))
+		return "with_flow";
+	if (!gr->copy_out && gr->kind != POLY_DEP_FLOW)
+		return "none";
+	mask = poly_template_drain_loops(t, g);
+	loops[0] = '\0';
+	for (l = 0; l < t->band; l++)
+		if (mask >> l & 1u)
+			append(loops, size, "%s%s", loops[0] ? "," : "",
+				t->loop[l]);
+	if (!loops[0])
+		append(loops, size, "-");
+	return gr->kind == POLY_DEP_FLOW ? "every_tile" : mask ? "per_tile" :
+		"once";
+}
+
+/* drain_of as a table cell: "every tile", "per i,j tile", ... */
+static void drain_cell(const poly_template *t, int g, char *buf, size_t size)
+{
+	char loops[CELL_LEN];
+	const char *how = drain_of(t, g, loops, sizeof(loops));
+
+	buf[0] = '\0';
+	if (!strcmp(how, "stays"))
+		append(buf, size, "stays in PEs");
+	else if (!strcmp(how, "with_flow"))
+		append(buf, size, "with its flow");
+	else if (!strcmp(how, "every_tile"))
+		append(buf, size, "every tile");
+	else if (!strcmp(how, "per_tile"))
+		append(buf, size, "per %s tile", loops);
+	else
+		append(buf, size, "%s", !strcmp(how, "once") ? "once" : "-");
+}
+
 /* ---- Text tables ---------------------------------------------------------- */
 
 /* A table of text cells, printed with each column as wide as its widest
@@ -328,8 +379,10 @@ static int print_candidates(const poly_analysis *a, int chosen, FILE *out)
 }
 
 static void group_row(const poly_analysis *a, const poly_candidate *c,
-	const poly_group *g, char (*row)[CELL_LEN])
+	const poly_template *t, int i, char (*row)[CELL_LEN])
 {
+	const poly_group *g = &c->group[i];
+
 	snprintf(row[0], CELL_LEN, "%s", g->name);
 	snprintf(row[1], CELL_LEN, "%s", access_text(a, g->access));
 	snprintf(row[2], CELL_LEN, "%s", poly_dep_kind_name(g->kind));
@@ -342,15 +395,21 @@ static void group_row(const poly_analysis *a, const poly_candidate *c,
 	snprintf(row[8], CELL_LEN, "%s", yes_no(g->embedded));
 	snprintf(row[9], CELL_LEN, "%d", g->levels);
 	snprintf(row[10], CELL_LEN, "%s", dse_io_level_name(g->buffer_level));
+	drain_cell(t, i, row[11], CELL_LEN);
 }
 
+/* The groups of candidate c, with when each is drained: the tiles run
+ * in the candidate's loop order (space loops outermost, then the others
+ * as written), which the models read from its template.
+ */
 static int print_groups(const poly_analysis *a, const poly_candidate *c,
 	FILE *out)
 {
 	static const char *const head[] = { "group", "access", "kind", "deps",
 		"dir", "type", "copy", "pruned", "embedded", "levels",
-		"buffer" };
+		"buffer", "drained" };
 	char space[CELL_LEN], time[CELL_LEN];
+	poly_template *tmpl;
 	struct table t;
 	int i;
 
@@ -361,10 +420,15 @@ static int print_groups(const poly_analysis *a, const poly_candidate *c,
 		c->n_groups);
 	if (c->n_groups == 0)
 		return 0;
-	if (table_init(&t, c->n_groups, 11, head) < 0)
+	tmpl = malloc(sizeof(*tmpl));
+	if (!tmpl || poly_template_from(a, c->index, tmpl, NULL) ||
+	    table_init(&t, c->n_groups, 12, head) < 0) {
+		free(tmpl);
 		return -1;
+	}
 	for (i = 0; i < c->n_groups; i++)
-		group_row(a, c, &c->group[i], table_row(&t));
+		group_row(a, c, tmpl, i, table_row(&t));
+	free(tmpl);
 	table_print(&t, out);
 	table_free(&t);
 	for (i = 0; i < c->n_groups; i++) {
@@ -643,8 +707,10 @@ static void json_deps(struct json *j, const poly_analysis *a)
 }
 
 static void json_group(struct json *j, const poly_analysis *a,
-	const poly_candidate *c, const poly_group *g)
+	const poly_candidate *c, const poly_template *t, int index)
 {
+	const poly_group *g = &c->group[index];
+	char loops[CELL_LEN], *p, *next;
 	int i;
 
 	json_open(j, NULL, '{', 0);
@@ -674,38 +740,59 @@ static void json_group(struct json *j, const poly_analysis *a,
 	json_str(j, "buffer_level", dse_io_level_name(g->buffer_level));
 	json_str(j, "copy_in_set", g->copy_in_set);
 	json_str(j, "copy_out_set", g->copy_out_set);
+	/* When its values leave the array, and per tile of which loops. */
+	json_str(j, "drain", drain_of(t, index, loops, sizeof(loops)));
+	json_open(j, "drain_loops", '[', 1);
+	for (p = loops; strcmp(loops, "-") && p; p = next) {
+		next = strchr(p, ',');
+		if (next)
+			*next++ = '\0';
+		json_str(j, NULL, p);
+	}
+	json_close(j, ']');
 	json_close(j, '}');
 }
 
-static void json_candidate(struct json *j, const poly_analysis *a,
+/* One candidate; -1 when out of memory for its template. */
+static int json_candidate(struct json *j, const poly_analysis *a,
 	const poly_candidate *c)
 {
+	poly_template *tmpl = malloc(sizeof(*tmpl));
+	int order[POLY_MAX_LOOPS], n = poly_candidate_order(a, c, order);
 	char dims[16];
 	int i;
 
+	if (tmpl && poly_template_from(a, c->index, tmpl, NULL)) {
+		free(tmpl);
+		tmpl = NULL;
+	}
 	json_open(j, NULL, '{', 0);
 	json_int(j, "index", c->index);
 	snprintf(dims, sizeof(dims), "%d-D", c->n_space);
 	json_str(j, "dims", dims);
 	json_loops(j, a, "space_loops", c->space, c->n_space);
 	json_loops(j, a, "time_loops", c->time, c->n_time);
+	/* The order the tiles run in, which is the order of the knobs. */
+	json_loops(j, a, "loop_order", order, n > 0 ? n : 0);
 	json_open(j, "io_groups", '[', 0);
-	for (i = 0; i < c->n_groups; i++)
-		json_group(j, a, c, &c->group[i]);
+	for (i = 0; i < c->n_groups && tmpl; i++)
+		json_group(j, a, c, tmpl, i);
 	json_close(j, ']');
 	json_close(j, '}');
+	free(tmpl);
+	return tmpl ? 0 : -1;
 }
 
 /* The whole analysis as one object.  "only" (>= 0) keeps that candidate
  * alone in "candidates"; n_candidates always counts them all.  "chosen"
  * is what a sweep of this config would take (-1: the config's choice is
- * not a candidate).
+ * not a candidate).  Returns -1 when out of memory.
  */
-static void print_json(const dse_ctx *ctx, const poly_analysis *a, int only,
+static int print_json(const dse_ctx *ctx, const poly_analysis *a, int only,
 	int chosen, FILE *out)
 {
 	struct json j;
-	int i;
+	int i, r = 0;
 
 	memset(&j, 0, sizeof(j));
 	j.out = out;
@@ -719,7 +806,7 @@ static void print_json(const dse_ctx *ctx, const poly_analysis *a, int only,
 	json_open(&j, "candidates", '[', 0);
 	for (i = 0; i < a->n_candidates; i++)
 		if (only < 0 || a->cand[i].index == only)
-			json_candidate(&j, a, &a->cand[i]);
+			r |= json_candidate(&j, a, &a->cand[i]);
 	json_close(&j, ']');
 	json_int(&j, "default_candidate", a->default_candidate);
 	if (chosen >= 0)
@@ -730,6 +817,7 @@ static void print_json(const dse_ctx *ctx, const poly_analysis *a, int only,
 	fprintf(out, "%.6f", a->seconds);
 	json_close(&j, '}');
 	fputc('\n', out);
+	return r;
 }
 
 /* ---- The command ---------------------------------------------------------- */
@@ -769,7 +857,7 @@ dse_stat dse_analyze_print(const dse_ctx *ctx, const poly_analysis *a,
 			a->n_candidates, a->n_candidates - 1);
 	chosen = config_choice(ctx, a);
 	if (opts->json)
-		print_json(ctx, a, opts->space_time, chosen, out);
+		r = print_json(ctx, a, opts->space_time, chosen, out);
 	else
 		r = print_text(a, opts->space_time, chosen, out);
 	if (r < 0)

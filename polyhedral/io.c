@@ -182,25 +182,17 @@ static dse_stat protos(const poly__kernel *k, const poly_analysis *a,
 }
 
 /* Position of loop l in the candidate's tile-loop order (space loops
- * first, then the other band loops in order), or -1 outside the band.
+ * first, then the other band loops in order: poly_candidate_order), or -1
+ * outside the band.
  */
 static int tile_position(const poly_analysis *a, const poly_candidate *c,
 	int l)
 {
-	int pos = 0;
+	int order[POLY_MAX_LOOPS], n = poly_candidate_order(a, c, order);
 
-	if (l >= a->band)
-		return -1;
-	for (int i = 0; i < c->n_space; i++, pos++)
-		if (c->space[i] == l)
+	for (int pos = 0; pos < n && pos < a->band; pos++)
+		if (order[pos] == l)
 			return pos;
-	for (int i = 0; i < c->n_time; i++) {
-		if (c->time[i] >= a->band)
-			continue;
-		if (c->time[i] == l)
-			return pos;
-		pos++;
-	}
 	return -1;
 }
 
@@ -215,10 +207,10 @@ static int prunable(const poly_analysis *a, const poly_candidate *c,
 	for (int i = 0; i < g->n_deps; i++)
 		for (int l = 0; l < a->band; l++) {
 			const poly_dep *d = &a->dep[g->dep[i]];
+			int pos = tile_position(a, c, l);
 
-			if (d->dist_min[l] != 0 || d->dist_max[l] != 0) {
-				int pos = tile_position(a, c, l);
-
+			if (pos >= 0 && (d->dist_min[l] != 0 ||
+			    d->dist_max[l] != 0)) {
 				carried[pos] = 1;
 				first = pos < first ? pos : first;
 			}

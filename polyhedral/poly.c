@@ -249,21 +249,62 @@ int poly_analysis_loop(const poly_analysis *a, const char *name)
 	return -1;
 }
 
-/* The latency-hiding loops of candidate c: the parallel band loops,
- * except the SIMD loop, which is strip-mined for SIMD instead.
+int poly_candidate_order(const poly_analysis *a, const poly_candidate *c,
+	int *order)
+{
+	int n = 0;
+
+	for (int s = 0; s < c->n_space; s++)
+		order[n++] = c->space[s];
+	for (int i = 0; i < c->n_time && n < POLY_MAX_LOOPS; i++)
+		order[n++] = c->time[i];
+	return n == a->n_loops ? n : -1;
+}
+
+/* The latency-hiding loops: the parallel band loops (a->parallel, in
+ * the analysis's numbering, read through "order"), except the SIMD loop,
+ * which is strip-mined for SIMD instead; in the template's order.
  */
-static void latency_loops(const poly_analysis *a, poly_template *t)
+static void latency_loops(const poly_analysis *a, const int *order,
+	poly_template *t)
 {
 	t->n_latency = 0;
 	for (int l = 0; l < a->band; l++)
-		if (a->parallel[l] && l != t->simd_loop)
+		if (a->parallel[order[l]] && l != t->simd_loop)
 			t->latency_loop[t->n_latency++] = l;
 }
 
+/* The accesses with their loop coefficients in the template's order. */
+static void permute_accesses(const poly_analysis *a, const int *order,
+	poly_template *t)
+{
+	t->n_accesses = a->n_accesses;
+	memcpy(t->access, a->access, sizeof(t->access));
+	for (int i = 0; i < a->n_accesses; i++)
+		for (int d = 0; d < a->access[i].n_dims; d++)
+			for (int l = 0; l < a->n_loops; l++)
+				t->access[i].coef[d][l] =
+					a->access[i].coef[d][order[l]];
+}
+
+/* The position of loop "l" of the analysis in the template, or -1. */
+static int position(const int *order, int n, int l)
+{
+	for (int i = 0; i < n; i++)
+		if (order[i] == l)
+			return i;
+	return -1;
+}
+
+/* The template's loops are the candidate's tile-loop order (see
+ * poly_candidate_order): loop l of the template is loop order[l] of the
+ * analysis, so its space loops are loops 0 .. n_space - 1.
+ */
 dse_stat poly_template_from(const poly_analysis *a, int space_time,
 	poly_template *out, dse_error *err)
 {
 	const poly_candidate *c;
+	int order[POLY_MAX_LOOPS], n;
 
 	if (!a || !out)
 		return dse_error_set(err, DSE_E_RUNTIME,
@@ -274,26 +315,34 @@ dse_stat poly_template_from(const poly_analysis *a, int space_time,
 			"%d", a->kernel, space_time, a->n_candidates,
 			a->n_candidates - 1);
 	c = &a->cand[space_time];
+	n = poly_candidate_order(a, c, order);
+	if (n < 0)
+		return dse_error_set(err, DSE_E_RUNTIME, "kernel '%s': "
+			"space_time[%d] does not order every loop", a->kernel,
+			space_time);
 	memset(out, 0, sizeof(*out));
 	strcpy(out->kernel, a->kernel);
 	strcpy(out->statement, a->statement);
-	out->n_loops = a->n_loops;
-	memcpy(out->loop, a->loop, sizeof(out->loop));
-	memcpy(out->extent, a->extent, sizeof(out->extent));
+	out->n_loops = n;
+	for (int l = 0; l < n; l++) {
+		strcpy(out->loop[l], a->loop[order[l]]);
+		out->extent[l] = a->extent[order[l]];
+	}
 	out->band = a->band;
-	out->reduction = a->reduction;
+	out->reduction = a->reduction < 0 ? -1 :
+		position(order, n, a->reduction);
 	out->space_time = space_time;
 	out->n_space = c->n_space;
-	memcpy(out->space_loop, c->space, sizeof(out->space_loop));
-	out->simd_loop = a->simd_loop;
 	for (int s = 0; s < c->n_space; s++)
-		if (c->space[s] == a->simd_loop)
-			out->simd_loop = -1;
-	latency_loops(a, out);
+		out->space_loop[s] = s;
+	out->simd_loop = a->simd_loop < 0 ? -1 :
+		position(order, n, a->simd_loop);
+	if (out->simd_loop >= 0 && out->simd_loop < c->n_space)
+		out->simd_loop = -1;
+	latency_loops(a, order, out);
 	out->points = a->points;
 	out->ops_per_point = a->ops_per_point;
-	out->n_accesses = a->n_accesses;
-	memcpy(out->access, a->access, sizeof(out->access));
+	permute_accesses(a, order, out);
 	out->n_groups = c->n_groups;
 	memcpy(out->group, c->group, sizeof(out->group));
 	return dse_stat_ok;
@@ -325,6 +374,46 @@ int poly_template_loop(const poly_template *tmpl, const char *name)
 		if (!strcmp(tmpl->loop[d], name))
 			return d;
 	return -1;
+}
+
+int poly_template_superseded(const poly_template *t, int g)
+{
+	const poly_group *gr;
+
+	if (!t || g < 0 || g >= t->n_groups)
+		return 0;
+	gr = &t->group[g];
+	if (gr->pruned || gr->kind == POLY_DEP_FLOW)
+		return 0;
+	for (int i = 0; i < t->n_groups; i++)
+		if (!t->group[i].pruned && t->group[i].kind == POLY_DEP_FLOW &&
+		    !strcmp(t->group[i].array, gr->array))
+			return 1;
+	return 0;
+}
+
+/* A flow group's partial values leave after every tile: every band loop
+ * names its tile.  Any other group's tile is named by the loops its
+ * access uses; the tiles run in the template's loop order, so a band loop
+ * outside the access but outer to one of them starts the same output
+ * tile again (its values must leave between), and the output tile is the
+ * prefix of the band up to the innermost loop the access uses.
+ */
+unsigned poly_template_drain_loops(const poly_template *t, int g)
+{
+	const poly_access *a;
+	int inner = -1;
+
+	if (!t || g < 0 || g >= t->n_groups)
+		return 0;
+	if (t->group[g].kind == POLY_DEP_FLOW)
+		return (1u << t->band) - 1u;
+	a = &t->access[t->group[g].access];
+	for (int d = 0; d < a->n_dims; d++)
+		for (int l = 0; l < t->band; l++)
+			if (a->exact[d] && a->coef[d][l] != 0 && l > inner)
+				inner = l;
+	return (1u << (inner + 1)) - 1u;
 }
 
 int poly_template_is_space(const poly_template *t, int l)

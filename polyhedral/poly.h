@@ -218,8 +218,29 @@ int poly_analysis_loop(const poly_analysis *a, const char *name);
 
 /* --- the template of one candidate ------------------------------------- */
 
-/* Everything the models need about one candidate, as plain numbers.  The
- * tiling chain of a design point is, per band loop l:
+/* The tile-loop order of candidate c, as AutoSA builds its array: the
+ * space loops are permuted outermost (in the band's order) and the other
+ * loops keep the order they are written in, so the band's other loops
+ * come next and the loops outside the band last.  Fills order[] with loop
+ * indices of "a", outermost first, and returns their number (a->n_loops),
+ * or -1 when c does not name every loop once.
+ */
+int poly_candidate_order(const poly_analysis *a, const poly_candidate *c,
+	int *order);
+
+/* Everything the models need about one candidate, as plain numbers.
+ *
+ * The template's loops are in the candidate's tile-loop order
+ * (poly_candidate_order), not in the order the kernel writes them: loop l
+ * of the template is the l-th tile loop, so the space loops are loops
+ * 0 .. n_space - 1, tiles are visited with loop 0 outermost, and every
+ * per-loop list of the template (loop, extent, access coefficients,
+ * latency loops) and of a design (its array_part, latency, simd knobs)
+ * follows that order, which is AutoSA's order for --sa-sizes.  The same
+ * kernel written in any loop order thus gives the same template for the
+ * same space loops, as long as the loops outside them keep their order.
+ *
+ * The tiling chain of a design point is, per band loop l:
  *   array_part_L2 T2[l] (0: no second level), a multiple of T1[l] that
  *     divides the extent;
  *   array_part T1[l], dividing the extent;
@@ -279,6 +300,23 @@ int64_t poly_footprint(const poly_template *t, int acc, const int64_t *tile);
  * bound on data packing at a level whose buffer holds this tile.
  */
 int64_t poly_inner_run(const poly_template *t, int acc, const int64_t *tile);
+
+/* Whether group g's values reach DRAM through another group: it is an
+ * unpruned group of an array whose flow group is not pruned either, so
+ * the flow group's traffic after every tile carries its data in and out.
+ */
+int poly_template_superseded(const poly_template *t, int g);
+
+/* The band loops (bit l for loop l of the template) whose tile indices
+ * name one tile of group g's data on its way out: after the last tile of
+ * such a tile the group's values are drained, once per tile of these
+ * loops in the order the tiles run.  Every band loop for a flow group
+ * (its partial values leave after every tile); for other groups the band
+ * loops up to the innermost one their access uses (0: one tile for the
+ * whole run).  Meaningful for groups that copy out, are not pruned and
+ * are not superseded.
+ */
+unsigned poly_template_drain_loops(const poly_template *t, int g);
 
 /* Whether loop l is one of the candidate's space loops. */
 int poly_template_is_space(const poly_template *t, int l);

@@ -67,9 +67,11 @@ typedef struct sim__input {
 	int group;		/* its group in the template */
 } sim__input;
 
-/* Data written to DRAM: once per distinct output tile, that is once per
- * tile of the band loops in "loop_mask" (the loops the access depends on),
- * or after every tile for partial sums that leave the array.
+/* Data written to DRAM: once per output tile, that is each time the tile
+ * index of a band loop in "loop_mask" changes as the tiles run (the
+ * prefix of the band that names an output tile, from
+ * poly_template_drain_loops), which for partial sums that leave the array
+ * ("every_tile") is after every tile.
  */
 typedef struct sim__output {
 	sim__footprint fp;

@@ -193,20 +193,6 @@ static unsigned access_loops(const poly_access *a, int band)
 	return mask;
 }
 
-/* Whether array "array" has a flow group that is not pruned: its partial
- * values leave the array after every tile and come back for the next.
- */
-static int flows_out(const poly_template *t, const char *array)
-{
-	int g;
-
-	for (g = 0; g < t->n_groups; g++)
-		if (!t->group[g].pruned && t->group[g].kind == POLY_DEP_FLOW &&
-		    !strcmp(t->group[g].array, array))
-			return 1;
-	return 0;
-}
-
 /* The space loops (bits, in the candidate's order) along which group
  * "gr" does not move: one PE line per PE of those loops.
  */
@@ -261,7 +247,9 @@ static void add_input(sim_model *m, const poly_group *gr)
  * unpruned flow group carries partial results out of the array and back
  * after every tile, so it is both loaded and stored every tile, and the
  * other groups of its array (their copy-in, copy-out and buffers) add
- * nothing to that.
+ * nothing to that (poly_template_superseded).  An output leaves once per
+ * tile of its drain loops in the template's order, which is the order the
+ * tiles run in (poly_template_drain_loops).
  */
 static void classify_groups(sim_model *m)
 {
@@ -270,13 +258,10 @@ static void classify_groups(sim_model *m)
 
 	for (g = 0; g < t->n_groups; g++) {
 		const poly_group *gr = &t->group[g];
-		const poly_access *a;
-		int flow;
+		int flow = gr->kind == POLY_DEP_FLOW;
 
-		flow = gr->kind == POLY_DEP_FLOW;
-		if (gr->pruned || (!flow && flows_out(t, gr->array)))
+		if (gr->pruned || poly_template_superseded(t, g))
 			continue;
-		a = &t->access[gr->access];
 		if (flow || gr->copy_in)
 			add_input(m, gr);
 		if (flow || gr->copy_out) {
@@ -284,7 +269,7 @@ static void classify_groups(sim_model *m)
 
 			sim__footprint_compile(t, gr->access, &o->fp);
 			o->every_tile = flow;
-			o->loop_mask = access_loops(a, m->band);
+			o->loop_mask = poly_template_drain_loops(t, g);
 			o->dir0_mask = dir0_mask(m, gr);
 			o->interior = gr->type == POLY_IO_INTERIOR;
 			o->group = g;

@@ -22,15 +22,23 @@ expect_line "$out" '^  simd +k \(layout change B\[k\]\[j\] -> B\[j\]\[k\]\)$' "m
 expect_line "$out" '^  3 +2-D +i,j +k +4 +default, config$' "mm candidate 3"
 expect_line "$out" '^  5 +2-D +j,k +i ' "mm candidate 5"
 # The I/O groups of candidate 3 alone: group, access, kind, deps, dir,
-# type, copy, pruned, embedded, levels, buffer.
+# type, copy, pruned, embedded, levels, buffer, drained.  The tiles run
+# i, j, k (space loops outermost), so C's partial sums stay in the PEs over
+# the k tiles and leave once per tile of i and j.
 out=$("$DSE" analyze --space-time 3 "$SRC/configs/mm.cfg")
 [ "$(grep -c '^candidate ' <<<"$out")" -eq 1 ] && ok ||
 	fail "--space-time 3 printed the groups of several candidates"
 expect_line "$out" '^candidate 3: 2-D array, space i,j, time k' "mm c3 title"
 expect_line "$out" '^  g1 +A\[i\]\[k\] +read +D1 +\(0,1\) +exterior +in +no +yes ' "mm g1"
 expect_line "$out" '^  g2 +B\[k\]\[j\] +read +D2 +\(1,0\) +exterior +in +no +yes ' "mm g2"
-expect_line "$out" '^  g3 +C\[i\]\[j\] +flow +D3 +\(0,0\) +interior +[-a-z/]+ +yes ' "mm g3"
-expect_line "$out" '^  g4 +C\[i\]\[j\] +output +D4 +\(0,0\) +interior +out +no +no +[0-9]+ +L1$' "mm g4"
+expect_line "$out" '^  g3 +C\[i\]\[j\] +flow +D3 +\(0,0\) +interior +[-a-z/]+ +yes .* stays in PEs$' "mm g3"
+expect_line "$out" '^  g4 +C\[i\]\[j\] +output +D4 +\(0,0\) +interior +out +no +no +[0-9]+ +L1 +per i,j tile$' "mm g4"
+# Candidate 4, space i,k: the tiles run i, k, j, so a tile of C is left
+# for the next j before its k tiles are done: the partial sums flow out
+# and back after every tile.
+out=$("$DSE" analyze --space-time 4 "$SRC/configs/mm.cfg")
+expect_line "$out" '^  g3 +C\[i\]\[j\] +flow +D3 +\(0,1\) +exterior +in/out +no .* every tile$' "mm c4 g3"
+expect_line "$out" '^  g4 +C\[i\]\[j\] +output .* with its flow$' "mm c4 g4"
 expect_line "$out" '^  g4 +W_out +\{' "mm g4 W_out"
 
 # Every example analyses, as tables and as JSON that Python reads and

@@ -89,6 +89,11 @@ def check_mm(d):
     c3 = d["candidates"][3]
     check(c3["space_loops"] == ["i", "j"] and c3["time_loops"] == ["k"],
           "candidate 3 loops")
+    # The tiles run with the space loops outermost, the others as written.
+    orders = [c["loop_order"] for c in d["candidates"]]
+    check(orders == [["i", "j", "k"], ["j", "i", "k"], ["k", "i", "j"],
+                     ["i", "j", "k"], ["i", "k", "j"], ["j", "k", "i"]],
+          "loop orders %s" % orders)
     g = {x["name"]: x for x in c3["io_groups"]}
     check(sorted(g) == ["g1", "g2", "g3", "g4"], "groups %s" % sorted(g))
     if len(g) != 4:
@@ -106,6 +111,21 @@ def check_mm(d):
           g["g4"]["copy_out"] and g["g4"]["type"] == "interior" and
           g["g4"]["buffer_level"] == "L1" and g["g4"]["kind"] == "output",
           "g4 %s" % g["g4"])
+    # C accumulates in the PEs over the innermost k tiles and leaves once
+    # per tile of i and j; A and B are never drained.
+    check(g["g3"]["drain"] == "stays" and g["g4"]["drain"] == "per_tile" and
+          g["g4"]["drain_loops"] == ["i", "j"] and
+          g["g1"]["drain"] == "none" and g["g1"]["drain_loops"] == [],
+          "drains %s" % [(x["drain"], x["drain_loops"]) for x in g.values()])
+    # Space i,k: the tiles run i, k, j, so C's partial sums leave after
+    # every tile, and its output group goes with them.
+    g = {x["name"]: x for x in d["candidates"][4]["io_groups"]}
+    if len(g) == 4:
+        check(g["g3"]["drain"] == "every_tile" and
+              g["g3"]["drain_loops"] == ["i", "k", "j"] and
+              g["g4"]["drain"] == "with_flow",
+              "candidate 4 drains %s %s" % (g["g3"]["drain"],
+                                            g["g4"]["drain"]))
 
 
 def check_gnn(d):

@@ -39,57 +39,78 @@ struct template_case {
 	int build;		/* also compare with poly_template_build */
 	/* expected */
 	int index;
-	const char *space, *latency, *simd;
+	const char *order, *space, *latency, *simd;
 };
 
-/* The latency loops are the parallel band loops but the SIMD loop; the
- * SIMD loop is dropped when it is a space loop.
+/* The template's loops are AutoSA's order for the candidate: the space
+ * loops outermost in the band's order, then the other loops as written
+ * (so mm's space_time[5], space j,k, runs j k i).  The latency loops are
+ * the parallel band loops but the SIMD loop, in that order; the SIMD loop
+ * is dropped when it is a space loop.
  */
 static const struct template_case cases[] = {
-	{ "mm", MM16, 0, 3, 1, 3, "i j", "i j", "k" },
-	{ "mm", MM16, 0, -1, 1, 3, "i j", "i j", "k" },
-	{ "mm", MM16, 0, 0, 0, 0, "i", "i j", "k" },
-	{ "mm", MM16, 0, 2, 0, 2, "k", "i j", "-" },
-	{ "mm", MM16, 0, 5, 0, 5, "j k", "i j", "-" },
-	{ "mm", MM16, 3, 6, 1, 6, "i j k", "i j", "-" },
-	{ "mm-init", MM16, 0, -1, 0, 3, "i j", "i j", "k" },
-	{ "conv", CONV_SMALL, 0, -1, 1, 4, "o r", "o r c", "i" },
-	{ "conv", CONV_SMALL, 0, 3, 0, 3, "i", "o r c", "-" },
-	{ "mttkrp", { 8, 8, 4, 4 }, 0, -1, 0, 3, "i j", "i j", "l" },
-	{ "ttmc", { 4, 4, 4, 4, 4 }, 0, -1, 0, 4, "i j", "i j k", "m" },
-	{ "fir", { 16, 4 }, 0, -1, 0, 2, "i j", "i", "-" },
-	{ "fir", { 16, 4 }, 0, 0, 1, 0, "i", "i", "j" },
-	{ "gnn-agg", { 16, 8, 4 }, 0, -1, 1, 0, "f", "f", "-" },
+	{ "mm", MM16, 0, 3, 1, 3, "i j k", "i j", "i j", "k" },
+	{ "mm", MM16, 0, -1, 1, 3, "i j k", "i j", "i j", "k" },
+	{ "mm", MM16, 0, 0, 0, 0, "i j k", "i", "i j", "k" },
+	{ "mm", MM16, 0, 1, 0, 1, "j i k", "j", "j i", "k" },
+	{ "mm", MM16, 0, 2, 0, 2, "k i j", "k", "i j", "-" },
+	{ "mm", MM16, 0, 5, 0, 5, "j k i", "j k", "j i", "-" },
+	{ "mm", MM16, 3, 6, 1, 6, "i j k", "i j k", "i j", "-" },
+	{ "mm-init", MM16, 0, -1, 0, 3, "i j k", "i j", "i j", "k" },
+	{ "conv", CONV_SMALL, 0, -1, 1, 4, "o r c i p q", "o r", "o r c",
+	  "i" },
+	{ "conv", CONV_SMALL, 0, 3, 0, 3, "i o r c p q", "i", "o r c", "-" },
+	{ "mttkrp", { 8, 8, 4, 4 }, 0, -1, 0, 3, "i j k l", "i j", "i j",
+	  "l" },
+	{ "ttmc", { 4, 4, 4, 4, 4 }, 0, -1, 0, 4, "i j k l m", "i j",
+	  "i j k", "m" },
+	{ "fir", { 16, 4 }, 0, -1, 0, 2, "i j", "i j", "i", "-" },
+	{ "fir", { 16, 4 }, 0, 0, 1, 0, "i j", "i", "i", "j" },
+	{ "gnn-agg", { 16, 8, 4 }, 0, -1, 1, 0, "f e", "f", "f", "-" },
 };
 
-/* The template repeats the analysis and the candidate's groups. */
+/* The template repeats the analysis and the candidate's groups, with its
+ * loops permuted into the candidate's order: loop l of the template is
+ * loop order[l] of the analysis, for every per-loop field.
+ */
 static void check_copied(const char *what, const poly_analysis *a,
 	const poly_template *t)
 {
 	const poly_candidate *c = &a->cand[t->space_time];
+	int order[POLY_MAX_LOOPS];
 
 	expect_str(what, "kernel", t->kernel, a->kernel);
 	expect_str(what, "statement", t->statement, a->statement);
+	assert_int_equal(poly_candidate_order(a, c, order), a->n_loops);
 	assert_int_equal(t->n_loops, a->n_loops);
-	assert_memory_equal(t->loop, a->loop, sizeof(t->loop));
-	assert_memory_equal(t->extent, a->extent, sizeof(t->extent));
+	for (int l = 0; l < t->n_loops; l++) {
+		expect_str(what, "loop", t->loop[l], a->loop[order[l]]);
+		assert_true(t->extent[l] == a->extent[order[l]]);
+		if (a->reduction == order[l])
+			assert_int_equal(t->reduction, l);
+	}
+	if (a->reduction < 0)
+		assert_int_equal(t->reduction, -1);
 	assert_int_equal(t->band, a->band);
-	assert_int_equal(t->reduction, a->reduction);
 	assert_true(t->points == a->points);
 	assert_int_equal(t->ops_per_point, a->ops_per_point);
 	assert_int_equal(t->n_accesses, a->n_accesses);
-	assert_memory_equal(t->access, a->access, sizeof(t->access));
+	for (int i = 0; i < a->n_accesses; i++) {
+		const poly_access *x = &a->access[i], *y = &t->access[i];
+
+		expect_str(what, "access", y->text, x->text);
+		assert_memory_equal(y->extent, x->extent, sizeof(y->extent));
+		assert_memory_equal(y->exact, x->exact, sizeof(y->exact));
+		for (int d = 0; d < x->n_dims; d++)
+			for (int l = 0; l < a->n_loops; l++)
+				assert_true(y->coef[d][l] ==
+					x->coef[d][order[l]]);
+	}
 	assert_int_equal(t->n_space, c->n_space);
-	assert_memory_equal(t->space_loop, c->space,
-		sizeof(t->space_loop));
 	assert_int_equal(t->n_groups, c->n_groups);
 	assert_memory_equal(t->group, c->group, sizeof(t->group));
 	for (int l = 0; l < t->n_loops; l++) {
-		int space = 0;
-
-		for (int s = 0; s < c->n_space; s++)
-			space |= c->space[s] == l;
-		assert_int_equal(poly_template_is_space(t, l), space);
+		assert_int_equal(poly_template_is_space(t, l), l < c->n_space);
 		assert_int_equal(poly_template_loop(t, t->loop[l]), l);
 	}
 }
@@ -104,7 +125,7 @@ static void test_templates(void **state)
 		poly_template t, built;
 		dse_error err;
 		char what[64], buf[LINE_LEN];
-		int st;
+		int st, order[POLY_MAX_LOOPS];
 
 		d.max_space = c->max_space;
 		snprintf(what, sizeof(what), "%s space_time[%d]", c->kernel,
@@ -114,6 +135,10 @@ static void test_templates(void **state)
 		if (poly_template_from(a, st, &t, &err) != dse_stat_ok)
 			fail_msg("%s: %s", what, err.msg);
 		assert_int_equal(t.space_time, c->index);
+		for (int l = 0; l < POLY_MAX_LOOPS; l++)
+			order[l] = l;
+		fmt_loops(&t, order, t.n_loops, buf, sizeof(buf));
+		expect_str(what, "loop order", buf, c->order);
 		fmt_loops(&t, t.space_loop, t.n_space, buf, sizeof(buf));
 		expect_str(what, "space loops", buf, c->space);
 		fmt_loops(&t, t.latency_loop, t.n_latency, buf, sizeof(buf));
@@ -224,6 +249,7 @@ static void test_formulas(void **state)
 		const poly_analysis *a = cache_get(*state, c->kernel,
 			c->values, 0);
 		poly_template t;
+		int64_t tile[POLY_MAX_LOOPS] = { 0 };
 		dse_error err;
 		int acc;
 
@@ -233,13 +259,16 @@ static void test_formulas(void **state)
 		acc = find_access(&t, c->access);
 		if (acc < 0)
 			fail_msg("%s: no access %s", c->what, c->access);
-		if (poly_footprint(&t, acc, c->tile) != c->footprint)
+		/* The tiles are written in the kernel's loop order. */
+		for (int l = 0; l < a->n_loops; l++)
+			tile[poly_template_loop(&t, a->loop[l])] = c->tile[l];
+		if (poly_footprint(&t, acc, tile) != c->footprint)
 			fail_msg("%s: footprint %lld, want %lld", c->what,
-				(long long) poly_footprint(&t, acc, c->tile),
+				(long long) poly_footprint(&t, acc, tile),
 				(long long) c->footprint);
-		if (poly_inner_run(&t, acc, c->tile) != c->inner_run)
+		if (poly_inner_run(&t, acc, tile) != c->inner_run)
 			fail_msg("%s: inner run %lld, want %lld", c->what,
-				(long long) poly_inner_run(&t, acc, c->tile),
+				(long long) poly_inner_run(&t, acc, tile),
 				(long long) c->inner_run);
 	}
 }
