@@ -1,15 +1,17 @@
 /* sim_scale: output-, weight- and input-stationary GEMM and convolution on a
- * plain rows x cols systolic array, following the conventions of SCALE-Sim
- * v2 (Samajdar et al., "SCALE-Sim: Systolic CNN Accelerator Simulator",
- * and its v2 code) so that its reports and ours can be compared line by
- * line.
+ * plain rows x cols systolic array, following SCALE-Sim v2 (Samajdar et
+ * al., "SCALE-Sim: Systolic CNN Accelerator Simulator", and its code) so
+ * that its reports and ours can be compared line by line.
  *
  * Operands.  A convolution is lowered by im2col, as SCALE-Sim lowers it:
- * the IFMAP becomes an e x win matrix (e = ((h - r) / stride + 1) *
- * ((w - s) / stride + 1) output pixels, unpadded, and a window win = r * s
- * * c), the filters a win x k matrix, the OFMAP e x k.  A GEMM M,N,K is
- * the layer h = M, w = K, r = 1, s = K, c = 1, N filters, stride 1, as
- * SCALE-Sim's GEMM topologies are read: e = M, win = K, k = N.
+ * the IFMAP becomes an e x win matrix (e = out_h * out_w output pixels,
+ * win = r * s * c), the filters a win x k matrix, the OFMAP e x k.  The
+ * output has out_h = ceil((h - r + stride_h) / stride_h) rows, SCALE-Sim's
+ * size: when the stride does not divide h - r, the last row of windows
+ * reaches past the IFMAP's bottom edge, those taps read nothing (no word,
+ * no SRAM access in our counts) but the array still spends their cycles.
+ * A GEMM M,N,K is the layer h = M, w = K, r = 1, s = K, c = 1, N filters,
+ * stride 1: e = M, win = K, k = N.
  *
  * Mapping.  Each dataflow spreads two of the three dimensions over the
  * array (sr over the rows, sc over the columns) and streams the third (t)
@@ -19,110 +21,64 @@
  *   ws: sr = win, sc = k, t = e    (a filter weight stays in a PE)
  *   is: sr = win, sc = e, t = k    (an IFMAP element stays in a PE)
  *
- * When sr > rows or sc > cols the operands are cut into row_folds =
- * ceil(sr / rows) times col_folds = ceil(sc / cols) folds; the last fold of
- * each direction may be partial (it still occupies the whole array for its
- * whole duration, as in SCALE-Sim).  Folds run one after the other, column
- * folds outermost, row folds inside, and never overlap: the next fold
- * starts once the previous one has drained, as SCALE-Sim's demand matrices
- * are laid out.
+ * The operands are cut into row_folds = ceil(sr / rows) times col_folds =
+ * ceil(sc / cols) folds; a partial fold still occupies the whole array for
+ * its whole length.  Folds run one after the other, column folds
+ * outermost, and never overlap.  A fold lasts
  *
- * Fill and drain per fold (SCALE-Sim's demand-matrix lengths):
+ *   os: t + (rows - 1) + (cols - 1) cycles (operands enter skewed from the
+ *       left and top edges; the finished outputs then drain in the same
+ *       skew);
+ *   ws, is: rows + t + (rows - 1) + (cols - 1) (the stationary tile is
+ *       preloaded a row a cycle, then the streamed operand enters skewed
+ *       and each partial sum runs down its column).
  *
- *   os: t + (rows - 1) + (cols - 1) cycles.  Inputs enter skewed from the
- *       left and the top edges, so the last PE starts rows + cols - 2
- *       cycles after the first; the t-long reductions then end skewed and
- *       the finished outputs drain, which SCALE-Sim folds into the same
- *       rows + cols - 2 (its OFMAP demand is t - 1 idle rows, rows rows of
- *       outputs, skewed over cols columns).
- *   ws: rows + t + (rows - 1) + (cols - 1) cycles.  The fold's weights are
- *       first preloaded, one array row per cycle (rows cycles); then the t
- *       IFMAP rows stream in skewed over the rows (rows - 1 to fill) and
- *       each partial sum runs down its column and leaves at the bottom
- *       (cols - 1 more to drain the last one).
- *   is: the same as ws with the IFMAP tile preloaded in place of the
- *       weights and the filters streaming: rows + t + (rows - 1) +
- *       (cols - 1).
+ * These are the lengths of SCALE-Sim's demand matrices (scale_mem.c walks
+ * them).  The layer's cycles are their sum plus the stalls the memories
+ * cause (none in CALC mode unless the OFMAP buffer overflows); SCALE-Sim
+ * reports the index of the last cycle, one less ("report.total_cycles").
+ * compute_cycles = folds * t; utilisation = MACs / (rows * cols * cycles);
+ * mapping efficiency = MACs / (rows * cols * compute_cycles), which is
+ * SCALE-Sim's average over folds of the PEs a fold uses.
  *
- * So cycles = sum over folds = folds * (t + rows + cols - 2) for os and
- * folds * (t + 2 rows + cols - 2) for ws and is; compute_cycles = folds *
- * t (the cycles in which operands stream) and fill_drain_cycles the rest.
- * Utilisation is macs / (rows * cols * cycles), so fill and drain and the
- * unused PEs of partial folds lower it; the mapping efficiency, macs /
- * (rows * cols * compute_cycles), is SCALE-Sim's average of used PEs per
- * fold and is 100% exactly when every fold fills the array.
+ * SRAM accesses, as counts: per fold the streamed operands are read t
+ * times per row or column the fold uses, the stationary one once per PE
+ * used, and the OFMAP written once per output the fold produces (in ws and
+ * is each row fold writes partial sums, so row_folds times).  SCALE-Sim's
+ * report counts every tap of a window that reaches past the IFMAP's edge
+ * as a read, and adds rows + cols per fold to the os OFMAP writes; both
+ * appear in "report" only.
  *
- * Stall-free.  The SRAMs are double-buffered and DRAM is assumed fast
- * enough to prefetch the next fold's operands while the current fold runs,
- * so there is no stall (stall_cycles = 0) and the cycles are the lengths
- * of SCALE-Sim's demand matrices, its cycles when its DRAM bandwidth is
- * large enough (derived from its mapping, not yet checked against a run
- * of SCALE-Sim itself).  The cold fill of
- * the first fold's SRAM and the last OFMAP drain to DRAM are not counted,
- * nor are they in SCALE-Sim's compute report.
- *
- * SRAM accesses are the useful entries of SCALE-Sim's demand matrices (the
- * padding of partial folds is not an access): per fold, the streamed
- * operands are read t times per used row or column, the stationary one
- * once per PE used, and the OFMAP is written once per output the fold
- * produces.  In ws and is a fold produces partial sums over its slice of
- * the window, so the OFMAP is written row_folds times; the accumulation
- * into the SRAM is not counted as a read, as SCALE-Sim does not count it.
- *
- * DRAM traffic depends on what each operand's SRAM holds.  An operand
- * whose tile depends on the row fold only is swept whole once per column
- * fold: it is read from DRAM once when it fits its SRAM, else once per
- * column fold.  An operand whose tile depends on the column fold only is
- * reused by the row folds inside it: read once when one column slice
- * fits, else once per row fold.  An operand whose tile changes every fold
- * is read once.  Partial sums (ws, is) stay in the OFMAP SRAM when a
- * column slice of outputs (t x cols) fits, and the OFMAP is written to
- * DRAM once; otherwise each row fold's partial sums go to DRAM and all
- * but the first are read back.  Here we deviate from SCALE-Sim, whose
- * write buffer sends every OFMAP SRAM write to DRAM (row_folds times the
- * OFMAP in ws and is, whatever the SRAM size) and never reads a partial
- * sum back.  SCALE-Sim also adds rows + cols to its os OFMAP write counter
- * per fold; that is bookkeeping of its own and is left out here, so our
- * OFMAP writes match the valid entries its traces and access report count.
+ * DRAM traffic, stalls and the start and stop cycles of each memory come
+ * from scale_mem.c.
  */
+#include <math.h>
 #include <string.h>
 
-#include "core/util.h"
-#include "scale.h"
-
-/* How an operand's tile depends on the fold: on the row fold only, on the
- * column fold only, or on both (a new tile every fold).
- */
-enum reuse { BY_ROW, BY_COL, BY_BOTH };
-
-/* The mapping of one dataflow: which layer dimension goes where, and how
- * each operand's tile follows the folds.
- */
-struct mapping {
-	int extra_rows;		/* preload cycles per fold: 0 or rows */
-	enum reuse reuse[SIM_SCALE_N_OPERANDS];
-};
-
-static const struct mapping mappings[] = {
-	[SIM_SCALE_OS] = { 0, { BY_ROW, BY_COL, BY_BOTH } },
-	[SIM_SCALE_WS] = { 1, { BY_ROW, BY_BOTH, BY_COL } },
-	[SIM_SCALE_IS] = { 1, { BY_BOTH, BY_ROW, BY_COL } }
-};
+#include "scale_internal.h"
 
 static const char *const dataflow_names[] = { "os", "ws", "is" };
 static const char *const operand_names[] = { "ifmap", "filter", "ofmap" };
 
-/* Overflow-checked arithmetic: each returns 0 and stores the result, or
- * returns 1 when it does not fit int64_t.
+/* Sizes far beyond any layer, small enough that the products below fit
+ * 63 bits; the replay also needs the operands' address ranges in memory.
  */
-static int mul(int64_t a, int64_t b, int64_t *out)
+#define MAX_DIM (INT64_C(1) << 24)
+#define MAX_ARRAY (INT64_C(1) << 14)
+#define MAX_WORDS (INT64_C(1) << 32)
+#define MAX_CYCLES (INT64_C(1) << 50)
+#define MAX_MACS (INT64_C(1) << 55)
+
+enum { IF = SIM_SCALE_IFMAP, FI = SIM_SCALE_FILTER, OF = SIM_SCALE_OFMAP };
+
+static int64_t cdiv(int64_t a, int64_t b)
 {
-	return __builtin_mul_overflow(a, b, out);
+	return a / b + (a % b != 0);
 }
 
-static int add(int64_t a, int64_t b, int64_t *out)
+static int64_t min64(int64_t a, int64_t b)
 {
-	return __builtin_add_overflow(a, b, out);
+	return a < b ? a : b;
 }
 
 void sim_scale_gemm(sim_scale_layer *layer, int64_t m, int64_t n, int64_t k)
@@ -133,19 +89,23 @@ void sim_scale_gemm(sim_scale_layer *layer, int64_t m, int64_t n, int64_t k)
 	layer->s = k;
 	layer->c = 1;
 	layer->k = n;
-	layer->stride = 1;
+	layer->stride_h = 1;
+	layer->stride_w = 1;
 }
 
 void sim_scale_arch_default(sim_scale_arch *arch, int64_t rows, int64_t cols,
 	enum sim_scale_dataflow dataflow)
 {
+	memset(arch, 0, sizeof(*arch));
 	arch->rows = rows;
 	arch->cols = cols;
 	arch->dataflow = dataflow;
-	arch->sram_kb[SIM_SCALE_IFMAP] = 6144;
-	arch->sram_kb[SIM_SCALE_FILTER] = 6144;
-	arch->sram_kb[SIM_SCALE_OFMAP] = 2048;
+	arch->sram_kb[IF] = 64;
+	arch->sram_kb[FI] = 64;
+	arch->sram_kb[OF] = 64;
 	arch->word_bytes = 1;
+	arch->bw_mode = SIM_SCALE_CALC;
+	arch->bandwidth = 10;
 }
 
 const char *sim_scale_dataflow_name(enum sim_scale_dataflow dataflow)
@@ -175,188 +135,255 @@ const char *sim_scale_operand_name(enum sim_scale_operand op)
 	return operand_names[op];
 }
 
-/* Checks the sizes a user gave; the checks come first so that later
- * arithmetic only needs to watch for overflow.
- */
-static dse_stat check_input(const sim_scale_arch *arch,
-	const sim_scale_layer *l, dse_error *err)
+/* Checks the array and its memories. */
+static dse_stat check_arch(const sim_scale_arch *a, dse_error *err)
 {
 	int i;
 
-	if (arch->rows < 1 || arch->cols < 1)
+	if (a->rows < 1 || a->cols < 1 || a->rows > MAX_ARRAY ||
+	    a->cols > MAX_ARRAY)
 		return dse_error_set(err, DSE_E_INPUT, "the array must have "
-			"at least one row and one column (got %lldx%lld)",
-			(long long) arch->rows, (long long) arch->cols);
-	if ((unsigned) arch->dataflow > SIM_SCALE_IS)
+			"1 to %lld rows and columns (got %lldx%lld)",
+			(long long) MAX_ARRAY, (long long) a->rows,
+			(long long) a->cols);
+	if ((unsigned) a->dataflow > SIM_SCALE_IS)
 		return dse_error_set(err, DSE_E_INPUT, "unknown dataflow %d "
-			"(os, ws or is)", (int) arch->dataflow);
+			"(os, ws or is)", (int) a->dataflow);
+	if ((unsigned) a->bw_mode > SIM_SCALE_USER)
+		return dse_error_set(err, DSE_E_INPUT, "unknown bandwidth "
+			"mode %d (CALC or USER)", (int) a->bw_mode);
+	if (a->word_bytes < 1 || a->word_bytes > 1024)
+		return dse_error_set(err, DSE_E_INPUT, "a word must have 1 "
+			"to 1024 bytes (got %lld)", (long long) a->word_bytes);
+	if (a->bw_mode == SIM_SCALE_USER &&
+	    (a->bandwidth < 1 || a->bandwidth > MAX_DIM))
+		return dse_error_set(err, DSE_E_INPUT, "the bandwidth must be "
+			"1 to %lld words a cycle (got %lld)",
+			(long long) MAX_DIM, (long long) a->bandwidth);
 	for (i = 0; i < SIM_SCALE_N_OPERANDS; i++)
-		if (arch->sram_kb[i] < 0)
+		if (a->sram_kb[i] < 1 || a->sram_kb[i] > MAX_DIM ||
+		    a->sram_kb[i] * 1024 / a->word_bytes < 100)
 			return dse_error_set(err, DSE_E_INPUT, "the %s SRAM "
-				"size is negative", operand_names[i]);
-	if (arch->word_bytes < 1)
-		return dse_error_set(err, DSE_E_INPUT, "a word must have at "
-			"least one byte");
-	if (l->h < 1 || l->w < 1 || l->r < 1 || l->s < 1 || l->c < 1 ||
-	    l->k < 1 || l->stride < 1)
-		return dse_error_set(err, DSE_E_INPUT, "every layer size and "
-			"the stride must be at least 1");
+				"must hold at least 100 words and be at most "
+				"%lld KiB (got %lld KiB of %lld-byte words)",
+				operand_names[i], (long long) MAX_DIM,
+				(long long) a->sram_kb[i],
+				(long long) a->word_bytes);
+	return dse_stat_ok;
+}
+
+/* Checks the layer's sizes. */
+static dse_stat check_layer(const sim_scale_layer *l, dse_error *err)
+{
+	const int64_t v[] = { l->h, l->w, l->r, l->s, l->c, l->k,
+		l->stride_h, l->stride_w };
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (v[i] < 1 || v[i] > MAX_DIM)
+			return dse_error_set(err, DSE_E_INPUT, "every layer "
+				"size and stride must be 1 to %lld",
+				(long long) MAX_DIM);
 	if (l->r > l->h || l->s > l->w)
 		return dse_error_set(err, DSE_E_INPUT, "the filter (%lldx%lld) "
-			"is larger than the IFMAP (%lldx%lld); layers are not "
-			"padded", (long long) l->r, (long long) l->s,
+			"is larger than the IFMAP (%lldx%lld)",
+			(long long) l->r, (long long) l->s,
 			(long long) l->h, (long long) l->w);
 	return dse_stat_ok;
 }
 
-/* The im2col shape, the mapping and the fold counts, the MACs and the
- * cycles.  Returns 1 on overflow.
+/* Along one axis of n inputs: windows of f at stride s, "out" of them.
+ * Returns the taps that land inside (the sum over windows of their
+ * overlap with the input) and sets *covered to the inputs some window
+ * touches.
  */
-static int shape_and_cycles(const sim_scale_arch *arch,
-	const sim_scale_layer *l, sim_scale_result *res)
+static int64_t axis_taps(int64_t n, int64_t f, int64_t s, int64_t out,
+	int64_t *covered)
 {
-	const struct mapping *map = &mappings[arch->dataflow];
-	int64_t oh = (l->h - l->r) / l->stride + 1;
-	int64_t ow = (l->w - l->s) / l->stride + 1;
-	int64_t per_fold, fd, pes;
+	int64_t y, taps = 0, reach = 0;
 
-	res->k = l->k;
-	if (mul(oh, ow, &res->e) || mul(l->r, l->s, &res->win) ||
-	    mul(res->win, l->c, &res->win))
-		return 1;
-	if (arch->dataflow == SIM_SCALE_OS) {
-		res->sr = res->e;
-		res->sc = res->k;
-		res->t = res->win;
-	} else if (arch->dataflow == SIM_SCALE_WS) {
-		res->sr = res->win;
-		res->sc = res->k;
-		res->t = res->e;
-	} else {
-		res->sr = res->win;
-		res->sc = res->e;
-		res->t = res->k;
+	*covered = 0;
+	for (y = 0; y < out; y++) {
+		int64_t lo = y * s, hi = min64(lo + f, n);
+
+		if (hi <= lo)
+			break;
+		taps += hi - lo;
+		*covered += hi - (lo > reach ? lo : reach);
+		reach = hi;
 	}
-	res->row_folds = dse_cdiv(res->sr, arch->rows);
-	res->col_folds = dse_cdiv(res->sc, arch->cols);
-	/* Fill and drain of one fold: the skew over rows and columns, plus
-	 * the preload of the stationary operand in ws and is.
-	 */
-	fd = (arch->rows - 1) + (arch->cols - 1);
-	if (map->extra_rows && add(fd, arch->rows, &fd))
+	return taps;
+}
+
+/* Whether a * b * c stays within "limit". */
+static int within(int64_t a, int64_t b, int64_t c, int64_t limit)
+{
+	int64_t p;
+
+	return !__builtin_mul_overflow(a, b, &p) &&
+		!__builtin_mul_overflow(p, c, &p) && p <= limit;
+}
+
+/* The im2col shape, the mapping, the folds.  Returns 1 when a count
+ * would pass the bounds.
+ */
+static int shape(const sim_scale_arch *a, const sim_scale_layer *l,
+	struct sim_scale__geom *g)
+{
+	int64_t len;
+
+	memset(g, 0, sizeof(*g));
+	g->arch = a;
+	g->layer = l;
+	g->out_h = cdiv(l->h - l->r + l->stride_h, l->stride_h);
+	g->out_w = cdiv(l->w - l->s + l->stride_w, l->stride_w);
+	g->k = l->k;
+	if (!within(g->out_h, g->out_w, 1, MAX_WORDS) ||
+	    !within(l->r, l->s, l->c, MAX_WORDS) ||
+	    !within(l->h, l->w, l->c, MAX_WORDS))
 		return 1;
-	if (mul(res->row_folds, res->col_folds, &res->folds) ||
-	    mul(res->e, res->win, &res->macs) ||
-	    mul(res->macs, res->k, &res->macs) ||
-	    add(res->t, fd, &per_fold) ||
-	    mul(res->folds, per_fold, &res->cycles) ||
-	    mul(res->folds, res->t, &res->compute_cycles) ||
-	    mul(res->folds, fd, &res->fill_drain_cycles) ||
-	    mul(arch->rows, arch->cols, &pes))
+	g->e = g->out_h * g->out_w;
+	g->win = l->r * l->s * l->c;
+	if (!within(g->win, g->k, 1, MAX_WORDS) ||
+	    !within(g->e, g->k, 1, MAX_WORDS) ||
+	    !within(g->e, g->win, g->k, MAX_MACS))
 		return 1;
-	res->stall_cycles = 0;
-	res->utilization = (double) res->macs /
-		((double) pes * (double) res->cycles);
+	g->sr = a->dataflow == SIM_SCALE_OS ? g->e : g->win;
+	g->sc = a->dataflow == SIM_SCALE_IS ? g->e : g->k;
+	g->t = a->dataflow == SIM_SCALE_OS ? g->win :
+		a->dataflow == SIM_SCALE_WS ? g->e : g->k;
+	g->row_folds = cdiv(g->sr, a->rows);
+	g->col_folds = cdiv(g->sc, a->cols);
+	g->folds = g->row_folds * g->col_folds;
+	len = g->t + a->rows + a->cols - 2;
+	g->fold_len = a->dataflow == SIM_SCALE_OS ? len : len + a->rows;
+	if (__builtin_mul_overflow(g->folds, g->fold_len, &g->rows_total) ||
+	    g->rows_total > MAX_CYCLES)
+		return 1;
+	return 0;
+}
+
+/* SCALE-Sim's mapping efficiency and compute utilisation (in percent):
+ * per fold, the PEs used over the array and the useful MAC-cycles over
+ * the array's cycles of that fold, averaged over folds in its order and
+ * with its own fold length (2 rows + 2 cols + t - 3 for ws and is).
+ */
+static void fold_averages(const struct sim_scale__geom *g,
+	sim_scale_report *rep)
+{
+	const sim_scale_arch *a = g->arch;
+	int64_t pes = a->rows * a->cols, fc, fr;
+	int64_t cyc = a->dataflow == SIM_SCALE_OS ? g->fold_len :
+		2 * a->rows + 2 * a->cols + g->t - 3;
+	double map = 0, util = 0;
+
+	for (fc = 0; fc < g->col_folds; fc++)
+		for (fr = 0; fr < g->row_folds; fr++) {
+			int64_t used = min64(a->rows, g->sr - fr * a->rows) *
+				min64(a->cols, g->sc - fc * a->cols);
+
+			map += (double) used / (double) pes;
+			util += (double) (used * g->t) /
+				((double) pes * (double) cyc);
+		}
+	rep->mapping_eff = map / (double) g->folds * 100;
+	rep->compute_util = util / (double) g->folds * 100;
+}
+
+/* The closed forms: MACs, cycles, SRAM counts. */
+static void counts(struct sim_scale__geom *g, sim_scale_result *res)
+{
+	const sim_scale_arch *a = g->arch;
+	const sim_scale_layer *l = g->layer;
+	int64_t pes = a->rows * a->cols, cov_r, cov_c, taps, sweeps;
+	sim_scale_report *rep = &res->report;
+	int df = a->dataflow;
+
+	taps = axis_taps(l->h, l->r, l->stride_h, g->out_h, &cov_r) *
+		axis_taps(l->w, l->s, l->stride_w, g->out_w, &cov_c) * l->c;
+	g->distinct[IF] = cov_r * cov_c * l->c;
+	g->distinct[FI] = g->win * g->k;
+	res->out_h = g->out_h;
+	res->out_w = g->out_w;
+	res->e = g->e;
+	res->win = g->win;
+	res->k = g->k;
+	res->sr = g->sr;
+	res->sc = g->sc;
+	res->t = g->t;
+	res->row_folds = g->row_folds;
+	res->col_folds = g->col_folds;
+	res->folds = g->folds;
+	res->macs = g->e * g->win * g->k;
+	res->compute_cycles = g->folds * g->t;
+	res->fill_drain_cycles = g->rows_total - res->compute_cycles;
 	res->mapping_efficiency = (double) res->macs /
 		((double) pes * (double) res->compute_cycles);
-	return 0;
+	/* Reads: an operand swept once per fold of the other direction. */
+	sweeps = df == SIM_SCALE_IS ? 1 : g->col_folds;
+	res->sram_reads[IF] = sweeps * taps;
+	rep->sram_accesses[IF] = sweeps * g->e * g->win;
+	res->sram_reads[FI] = g->win * g->k * (df == SIM_SCALE_OS ?
+		g->row_folds : df == SIM_SCALE_IS ? g->col_folds : 1);
+	rep->sram_accesses[FI] = res->sram_reads[FI];
+	res->sram_writes[OF] = g->e * g->k *
+		(df == SIM_SCALE_OS ? 1 : g->row_folds);
+	rep->sram_accesses[OF] = res->sram_writes[OF] + (df == SIM_SCALE_OS ?
+		g->folds * (a->rows + a->cols) : 0);
+	fold_averages(g, rep);
 }
 
-/* SRAM and DRAM traffic of the input operand "op" of "size" words whose
- * matrix has the fold dimension sr (BY_ROW) or sc (BY_COL) and "size /
- * that dimension" words per index of it.  Returns 1 on overflow.
- */
-static int input_traffic(const sim_scale_arch *arch, sim_scale_result *res,
-	int op, int64_t size, enum reuse reuse, int64_t cap)
+/* The figures that depend on the cycles, once the replay has them. */
+static void finish(const struct sim_scale__geom *g, sim_scale_result *res)
 {
-	int64_t sram = size, slice;
+	const sim_scale_arch *a = g->arch;
+	sim_scale_report *rep = &res->report;
+	int64_t pes = a->rows * a->cols, i;
+	/* SCALE-Sim divides by the index of the last cycle; a layer of one
+	 * cycle would divide by zero there, and gets 0 here.
+	 */
+	double last = rep->total_cycles > 0 ? (double) rep->total_cycles :
+		INFINITY;
 
-	res->fits[op] = 1;
-	if (reuse == BY_ROW) {
-		/* Swept whole once per column fold. */
-		if (mul(size, res->col_folds, &sram))
-			return 1;
-		res->fits[op] = size <= cap;
-	} else if (reuse == BY_COL) {
-		/* One column slice serves every row fold inside it. */
-		if (mul(size, res->row_folds, &sram) ||
-		    mul(size / res->sc, dse_min64(arch->cols, res->sc), &slice))
-			return 1;
-		res->fits[op] = slice <= cap;
-	}
-	res->sram_reads[op] = sram;
-	res->dram_reads[op] = res->fits[op] ? size : sram;
-	return 0;
-}
-
-/* SRAM and DRAM traffic of the OFMAP of "size" words.  Returns 1 on
- * overflow.
- */
-static int output_traffic(const sim_scale_arch *arch, sim_scale_result *res,
-	int64_t size, enum reuse reuse, int64_t cap)
-{
-	int op = SIM_SCALE_OFMAP;
-	int64_t writes = size, slice;
-
-	res->fits[op] = 1;
-	res->dram_writes[op] = size;
-	if (reuse == BY_COL) {
-		/* Every row fold writes its partial sums of the slice. */
-		if (mul(size, res->row_folds, &writes) ||
-		    mul(size / res->sc, dse_min64(arch->cols, res->sc), &slice))
-			return 1;
-		res->fits[op] = res->row_folds == 1 || slice <= cap;
-		if (!res->fits[op]) {
-			res->dram_writes[op] = writes;
-			res->dram_reads[op] = writes - size;
-		}
-	}
-	res->sram_writes[op] = writes;
-	return 0;
-}
-
-/* Fills the SRAM and DRAM counts.  Returns 1 on overflow. */
-static int traffic(const sim_scale_arch *arch, sim_scale_result *res)
-{
-	const struct mapping *map = &mappings[arch->dataflow];
-	int64_t size[SIM_SCALE_N_OPERANDS], cap[SIM_SCALE_N_OPERANDS];
-	int64_t words = 0;
-	int i;
-
-	if (mul(res->e, res->win, &size[SIM_SCALE_IFMAP]) ||
-	    mul(res->win, res->k, &size[SIM_SCALE_FILTER]) ||
-	    mul(res->e, res->k, &size[SIM_SCALE_OFMAP]))
-		return 1;
+	res->cycles = rep->total_cycles + 1;
+	res->utilization = (double) res->macs /
+		((double) pes * (double) res->cycles);
+	rep->stall_cycles = res->stall_cycles;
+	rep->overall_util = (double) (res->macs * 100) /
+		((double) rep->total_cycles * (double) pes);
+	if (rep->total_cycles <= 0)
+		rep->overall_util = 0;
+	res->dram_bytes = 0;
 	for (i = 0; i < SIM_SCALE_N_OPERANDS; i++) {
-		/* A size beyond 63 bits of words never fits; saturate. */
-		if (mul(arch->sram_kb[i], 1024, &cap[i]))
-			cap[i] = INT64_MAX;
-		cap[i] /= arch->word_bytes;
+		double span = (double) (rep->dram_stop[i] -
+			rep->dram_start[i] + 1);
+
+		rep->sram_bw[i] = (double) rep->sram_accesses[i] / last;
+		rep->dram_bw[i] = span > 0 ?
+			(double) rep->dram_accesses[i] / span : 0;
+		res->dram_bytes += (res->dram_reads[i] + res->dram_writes[i]) *
+			a->word_bytes;
 	}
-	for (i = SIM_SCALE_IFMAP; i <= SIM_SCALE_FILTER; i++)
-		if (input_traffic(arch, res, i, size[i], map->reuse[i],
-			cap[i]))
-			return 1;
-	if (output_traffic(arch, res, size[SIM_SCALE_OFMAP],
-		map->reuse[SIM_SCALE_OFMAP], cap[SIM_SCALE_OFMAP]))
-		return 1;
-	for (i = 0; i < SIM_SCALE_N_OPERANDS; i++)
-		if (add(words, res->dram_reads[i], &words) ||
-		    add(words, res->dram_writes[i], &words))
-			return 1;
-	return mul(words, arch->word_bytes, &res->dram_bytes);
 }
 
 dse_stat sim_scale_run(const sim_scale_arch *arch,
 	const sim_scale_layer *layer, sim_scale_result *res, dse_error *err)
 {
+	struct sim_scale__geom g;
+
 	memset(res, 0, sizeof(*res));
-	if (check_input(arch, layer, err))
+	if (check_arch(arch, err) || check_layer(layer, err))
 		return dse_stat_error;
-	if (shape_and_cycles(arch, layer, res) || traffic(arch, res)) {
-		memset(res, 0, sizeof(*res));
+	if (shape(arch, layer, &g))
 		return dse_error_set(err, DSE_E_INPUT, "the layer is too "
-			"large: a count does not fit 63 bits");
+			"large: an operand passes %lld words or the run %lld "
+			"cycles", (long long) MAX_WORDS,
+			(long long) MAX_CYCLES);
+	counts(&g, res);
+	if (sim_scale__memory(&g, res, err)) {
+		memset(res, 0, sizeof(*res));
+		return dse_stat_error;
 	}
+	finish(&g, res);
 	return dse_stat_ok;
 }

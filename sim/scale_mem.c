@@ -1,0 +1,954 @@
+/* sim_scale: the SRAM buffers between the array and DRAM, replayed over
+ * the layer's address streams.
+ *
+ * The streams.  Every fold presents the array with three demand matrices,
+ * one row per cycle (fold after fold, column folds outermost): the words
+ * of the IFMAP and of the FILTER each cycle reads and the OFMAP words it
+ * writes.  A matrix is a tile of an operand (im2col IFMAP e x win, FILTER
+ * win x k, OFMAP e x k) padded to the array's width, with rows of nothing
+ * before it (a preload or the pipeline's fill) and after it (the drain),
+ * and, where the operand enters the array skewed, column x delayed by x
+ * cycles.  The words of a row are taken left to right; a tap that falls
+ * past the IFMAP's edge reads nothing.  That is SCALE-Sim's layout of its
+ * demand matrices (its compute/systolic_compute_*.py), which this file
+ * walks without building them: "struct body" describes one tile and
+ * row_addrs lists the words of one row.
+ *
+ * Read buffers, CALC mode.  A buffer of n words keeps its words in sets of
+ * floor(n / 100); its active half is 50 sets.  A word the active half
+ * already holds costs nothing; a new word joins the set being filled, and
+ * when 50 sets are full the whole half is handed over and a fresh one
+ * starts (so a word read again after that is fetched again).  DRAM reads
+ * are the words the halves took.  The first half is fetched before the
+ * first cycle at 10 words a cycle; each later one over the cycles since
+ * the previous hand-over, which is where the report's start and stop
+ * cycles and its DRAM bandwidth come from.  Nothing stalls.
+ *
+ * Read buffers, USER mode.  The buffer fetches its operand in a fixed
+ * order (the prefetch order: the operand's tiles stacked fold after fold
+ * and read along the anti-diagonals where the operand enters skewed), in
+ * sets of ceil(n / 100) words; the active window holds ceil(n/2 / set)
+ * sets.  A word outside the window moves the window on by the prefetch
+ * half and costs a fetch of that half at the user's bandwidth, issued
+ * right after the previous fetch; when that fetch ends after the cycle
+ * the word is needed, the array stalls for the difference.  A fetch moves
+ * whole lines of "bandwidth" words, so DRAM reads count whole lines.
+ *
+ * The write buffer.  Every OFMAP word written goes to DRAM.  Words are
+ * packed into lines of "bandwidth" words (the array's width in CALC mode);
+ * once more than half the buffer is used, the written lines (the line
+ * being filled closed early) drain at a line a cycle; a word that finds the
+ * buffer full while a drain is under way stalls the array until the drain
+ * ends.  The free-space count credits a closed line as full unless it is
+ * the last of its drain, and the DRAM writes in SCALE-Sim's report count
+ * it the same way; res->dram_writes counts the words.
+ *
+ * Stalls of a cycle (USER mode: the largest of the three buffers') delay
+ * every later cycle.  CALC mode never stalls a read, so there the write
+ * buffer is replayed first and the reads see its stalls.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "scale_internal.h"
+
+enum { IF = SIM_SCALE_IFMAP, FI = SIM_SCALE_FILTER, OF = SIM_SCALE_OFMAP };
+
+/* SCALE-Sim's constants: a buffer is split into 100 sets and half of it is
+ * active; CALC mode fetches the first active half at 10 words a cycle and
+ * drains the OFMAP at the array's width; a fetch answers one cycle after
+ * its request.
+ */
+#define SETS 100
+#define ACTIVE_SETS 50
+#define CALC_FIRST_BW 10
+
+/* The im2col IFMAP: the word of output pixel p and window index j is
+ * base[p] + off[j] when the tap lies inside the IFMAP, that is when
+ * jr[j] < maxr[p] and jc[j] < maxc[p].
+ */
+struct tabs {
+	int64_t *base, *maxr, *maxc;	/* per output pixel */
+	int64_t *off, *jr, *jc;		/* per window index */
+	int64_t win, k;
+};
+
+/* One tile of a fold's demand: rows u in [u_lo, u_n) of a tile x_hi wide
+ * (the rest of the array's width reads nothing), after "prefix" empty
+ * rows, skewed or not.  Entry (u, x) is the operand's element (i, j) =
+ * (i0 + iu u + ix x, j0 + ju u + jx x): IFMAP (pixel, window index),
+ * FILTER (window index, filter), OFMAP (pixel, filter).
+ */
+struct body {
+	int op, skew;
+	int64_t prefix, u_lo, u_n, x_hi;
+	int64_t i0, iu, ix, j0, ju, jx;
+};
+
+static int64_t min64(int64_t a, int64_t b)
+{
+	return a < b ? a : b;
+}
+
+static int64_t max64(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
+}
+
+static int64_t cdiv(int64_t a, int64_t b)
+{
+	return a / b + (a % b != 0);
+}
+
+static void set_ij(struct body *b, int64_t i0, int64_t iu, int64_t ix,
+	int64_t j0, int64_t ju, int64_t jx)
+{
+	b->i0 = i0;
+	b->iu = iu;
+	b->ix = ix;
+	b->j0 = j0;
+	b->ju = ju;
+	b->jx = jx;
+}
+
+/* The tile of operand "op" in fold (fc, fr), per dataflow (SCALE-Sim's
+ * compute/systolic_compute_{os,ws,is}.py, create_*_demand_mat).
+ */
+static void make_body(const struct sim_scale__geom *g, int op, int64_t fc,
+	int64_t fr, struct body *b)
+{
+	int64_t ar = g->arch->rows, ac = g->arch->cols, t = g->t;
+	int64_t ur = min64(ar, g->sr - fr * ar), uc = min64(ac, g->sc - fc * ac);
+	int df = g->arch->dataflow;
+
+	memset(b, 0, sizeof(*b));
+	b->op = op;
+	b->skew = 1;
+	b->u_n = t;
+	b->x_hi = op == IF && df != SIM_SCALE_IS ? ur : uc;
+	if (df == SIM_SCALE_OS) {
+		if (op == IF)
+			set_ij(b, fr * ar, 0, 1, 0, 1, 0);
+		else if (op == FI)
+			set_ij(b, 0, 1, 0, fc * ac, 0, 1);
+		else {
+			/* The finished outputs leave bottom row first. */
+			b->prefix = t - 1;
+			b->u_n = ar;
+			b->u_lo = ar - ur;
+			set_ij(b, fr * ar + ar - 1, -1, 0, fc * ac, 0, 1);
+		}
+		return;
+	}
+	if (op == OF) {
+		b->prefix = 2 * ar - 1;
+		if (df == SIM_SCALE_WS)
+			set_ij(b, 0, 1, 0, fc * ac, 0, 1);
+		else
+			set_ij(b, fc * ac, 0, 1, 0, 1, 0);
+		return;
+	}
+	if ((op == FI) == (df == SIM_SCALE_WS)) {
+		/* The stationary tile, preloaded bottom row first. */
+		b->skew = 0;
+		b->u_n = ar;
+		b->u_lo = ar - ur;
+		if (op == FI)
+			set_ij(b, fr * ar + ar - 1, -1, 0, fc * ac, 0, 1);
+		else
+			set_ij(b, fc * ac, 0, 1, fr * ar + ar - 1, -1, 0);
+		return;
+	}
+	/* The streamed operand, after the preload's rows. */
+	b->prefix = ar;
+	b->x_hi = ur;
+	if (op == IF)
+		set_ij(b, 0, 1, 0, fr * ar, 0, 1);
+	else
+		set_ij(b, fr * ar, 0, 1, 0, 1, 0);
+}
+
+/* The rows [*d0, *d1) of a fold in which the tile may have words. */
+static void body_rows(const struct body *b, int64_t *d0, int64_t *d1)
+{
+	*d0 = b->prefix + b->u_lo;
+	*d1 = b->prefix + b->u_n + (b->skew ? b->x_hi - 1 : 0);
+}
+
+/* Writes the words of row d of the tile to "out", left to right, and
+ * returns how many there are.
+ */
+static int64_t row_addrs(const struct tabs *tb, const struct body *b,
+	int64_t d, int64_t *out)
+{
+	int64_t v = d - b->prefix, x0 = 0, x1 = b->x_hi, n = 0, x, u, i, j;
+	int64_t di = b->ix, dj = b->jx;
+
+	if (b->skew) {
+		x0 = max64(0, v - (b->u_n - 1));
+		x1 = min64(b->x_hi, v - b->u_lo + 1);
+		di -= b->iu;
+		dj -= b->ju;
+	} else if (v < b->u_lo || v >= b->u_n)
+		return 0;
+	if (x0 >= x1)
+		return 0;
+	u = b->skew ? v - x0 : v;
+	i = b->i0 + b->iu * u + b->ix * x0;
+	j = b->j0 + b->ju * u + b->jx * x0;
+	if (b->op == IF) {
+		for (x = x0; x < x1; x++, i += di, j += dj)
+			if (tb->jr[j] < tb->maxr[i] && tb->jc[j] < tb->maxc[i])
+				out[n++] = tb->base[i] + tb->off[j];
+	} else if (b->op == FI) {
+		for (x = x0; x < x1; x++, i += di, j += dj)
+			out[n++] = j * tb->win + i;
+	} else {
+		for (x = x0; x < x1; x++, i += di, j += dj)
+			out[n++] = i * tb->k + j;
+	}
+	return n;
+}
+
+/* Builds the IFMAP's tables.  Returns -1 when memory runs out. */
+static int tabs_init(struct tabs *tb, const struct sim_scale__geom *g)
+{
+	const sim_scale_layer *l = g->layer;
+	int64_t p, j;
+
+	memset(tb, 0, sizeof(*tb));
+	tb->win = g->win;
+	tb->k = g->k;
+	tb->base = malloc(3 * (size_t) g->e * sizeof(int64_t));
+	tb->off = malloc(3 * (size_t) g->win * sizeof(int64_t));
+	if (!tb->base || !tb->off)
+		return -1;
+	tb->maxr = tb->base + g->e;
+	tb->maxc = tb->maxr + g->e;
+	tb->jr = tb->off + g->win;
+	tb->jc = tb->jr + g->win;
+	for (p = 0; p < g->e; p++) {
+		int64_t y = p / g->out_w * l->stride_h;
+		int64_t x = p % g->out_w * l->stride_w;
+
+		tb->base[p] = (y * l->w + x) * l->c;
+		tb->maxr[p] = l->h - y;
+		tb->maxc[p] = l->w - x;
+	}
+	for (j = 0; j < g->win; j++) {
+		int64_t r = j / (l->s * l->c), rest = j % (l->s * l->c);
+
+		tb->jr[j] = r;
+		tb->jc[j] = rest / l->c;
+		tb->off[j] = (r * l->w + tb->jc[j]) * l->c + rest % l->c;
+	}
+	return 0;
+}
+
+static void tabs_free(struct tabs *tb)
+{
+	free(tb->base);
+	free(tb->off);
+}
+
+/* Where the array's stalls fall: after row rows[i] the delay so far is
+ * cum[i] (rows ascending).  The cycle of a row is its index plus the
+ * stalls of the rows before it.
+ */
+struct stalls {
+	int64_t *rows, *cum;
+	int64_t n, cap;
+	int64_t total;
+};
+
+static int stalls_add(struct stalls *s, int64_t row, int64_t stall)
+{
+	if (s->n == s->cap) {
+		int64_t cap = s->cap ? 2 * s->cap : 64;
+		int64_t *r = realloc(s->rows, (size_t) cap * sizeof(*r));
+
+		if (!r)
+			return -1;
+		s->rows = r;
+		r = realloc(s->cum, (size_t) cap * sizeof(*r));
+		if (!r)
+			return -1;
+		s->cum = r;
+		s->cap = cap;
+	}
+	s->total += stall;
+	s->rows[s->n] = row;
+	s->cum[s->n++] = s->total;
+	return 0;
+}
+
+/* The stalls of the rows before "row". */
+static int64_t stalls_before(const struct stalls *s, int64_t row)
+{
+	int64_t lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+
+		if (s->rows[mid] < row)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? s->cum[lo - 1] : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The write buffer. */
+
+struct partial {
+	int64_t line, words;
+};
+
+struct wbuf {
+	int64_t total, active, drain_size, bw;
+	int64_t free, line_idx, lines, drain_line, drain_end;
+	struct partial *part;
+	int64_t n_part, cap_part, next_part;
+	int64_t accesses, words;
+	int64_t first_cycle, last_cycle;
+	int drained, nomem;
+};
+
+static void wb_init(struct wbuf *w, int64_t words, int64_t bw)
+{
+	memset(w, 0, sizeof(*w));
+	w->total = words;
+	w->active = cdiv(words, 2);
+	w->drain_size = words - w->active;
+	w->bw = bw;
+	w->free = words;
+}
+
+/* Closes the line being filled, short, before a drain. */
+static void wb_close(struct wbuf *w)
+{
+	if (!w->line_idx)
+		return;
+	if (w->n_part == w->cap_part) {
+		int64_t cap = w->cap_part ? 2 * w->cap_part : 64;
+		struct partial *p = realloc(w->part, (size_t) cap * sizeof(*p));
+
+		if (!p) {
+			w->nomem = 1;
+			return;
+		}
+		w->part = p;
+		w->cap_part = cap;
+	}
+	w->part[w->n_part].line = w->lines;
+	w->part[w->n_part++].words = w->line_idx;
+	w->lines++;
+	w->line_idx = 0;
+}
+
+/* Drains up to half the buffer's worth of lines from cycle "start", a
+ * line a cycle; returns the cycle of the last line.
+ */
+static int64_t wb_drain(struct wbuf *w, int64_t start)
+{
+	int64_t end = min64(w->drain_line + cdiv(w->drain_size, w->bw),
+		w->lines);
+	int64_t n = end - w->drain_line, data = n * w->bw;
+
+	while (w->next_part < w->n_part &&
+	       w->part[w->next_part].line < end - 1)
+		w->next_part++;
+	if (w->next_part < w->n_part && w->part[w->next_part].line == end - 1)
+		data -= w->bw - w->part[w->next_part++].words;
+	w->accesses += data;
+	w->free += data;
+	if (!w->drained)
+		w->first_cycle = start;
+	w->drained = 1;
+	w->last_cycle = start + n - 1;
+	w->drain_line = end;
+	return start + n - 1;
+}
+
+/* One OFMAP word written at cycle *cur; a stall moves *cur on and adds
+ * to *offset.
+ */
+static void wb_store(struct wbuf *w, int64_t *cur, int64_t *offset)
+{
+	w->words++;
+	w->free--;
+	if (++w->line_idx == w->bw) {
+		w->lines++;
+		w->line_idx = 0;
+	}
+	if (*cur < w->drain_end) {
+		if (w->free <= 0) {
+			*offset += w->drain_end - *cur;
+			*cur = w->drain_end;
+		}
+	} else if (w->free < w->active) {
+		wb_close(w);
+		w->drain_end = wb_drain(w, *cur);
+	}
+}
+
+/* Drains everything left, from cycle "cycle" on. */
+static void wb_finish(struct wbuf *w, int64_t cycle)
+{
+	wb_close(w);
+	while (w->drain_line < w->lines) {
+		w->drain_end = wb_drain(w, cycle);
+		cycle = w->drain_end + 1;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Read buffers, CALC mode. */
+
+struct calc_rd {
+	uint32_t *stamp;	/* the half a word was last taken into */
+	uint32_t half;
+	int64_t fill, cap;	/* words taken into this half, 50 sets */
+	int64_t set_words;
+	int64_t taken, handovers;
+	int64_t first_req, last_handover;
+};
+
+static void calc_row(struct calc_rd *r, const int64_t *a, int64_t n,
+	int64_t cycle)
+{
+	int64_t i;
+
+	for (i = 0; i < n; i++) {
+		if (r->stamp[a[i]] == r->half)
+			continue;
+		r->stamp[a[i]] = r->half;
+		r->taken++;
+		if (++r->fill == r->cap) {
+			r->fill = 0;
+			r->half++;
+			r->handovers++;
+			r->last_handover = cycle;
+		}
+	}
+}
+
+/* The DRAM figures of a CALC read buffer that took "taken" words in
+ * "handovers" hand-overs (read_buffer_estimate_bw.py: the first half is
+ * fetched before the first request at 10 words a cycle; the last fetch
+ * ends a cycle after the last hand-over).
+ */
+static void calc_report(int64_t set_words, int64_t taken, int64_t handovers,
+	int64_t first_req, int64_t last_handover, int64_t *start,
+	int64_t *stop)
+{
+	if (!handovers) {
+		int64_t sets = cdiv(taken, set_words);
+
+		*start = -cdiv(sets * set_words, CALC_FIRST_BW);
+		*stop = -1;
+		return;
+	}
+	*start = first_req - cdiv(ACTIVE_SETS * set_words, CALC_FIRST_BW);
+	*stop = last_handover + 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Read buffers, USER mode. */
+
+/* A walk over the prefetch order of an operand: "nb" tiles of "b_rows"
+ * rows and "x_n" columns stacked, entry (m, x) of tile m / b_rows being the
+ * operand element whose one index is m % b_rows and whose other is
+ * (m / b_rows) x_n + x (nothing when that reaches "lim"); read along the
+ * anti-diagonals (row falling, column rising) or row by row.
+ */
+struct order {
+	const struct tabs *tb;
+	int op, diag, v_is_i;
+	int64_t nb, b_rows, x_n, lim;
+	int64_t m_n;		/* nb * b_rows */
+	int64_t d, m, x;	/* position */
+};
+
+static void order_reset(struct order *o)
+{
+	o->d = 0;
+	o->m = 0;
+	o->x = 0;
+}
+
+/* The next element in the order, or -2 at the end; -1 for nothing. */
+static int64_t order_next(struct order *o)
+{
+	int64_t m = o->m, x = o->x, b, i, j, other;
+
+	if (o->diag) {
+		if (o->d >= o->m_n + o->x_n - 1)
+			return -2;
+		x = o->d - m;
+		if (--o->m < max64(0, o->d - o->x_n + 1)) {
+			o->d++;
+			o->m = min64(o->d, o->m_n - 1);
+		}
+	} else {
+		if (m >= o->m_n)
+			return -2;
+		if (++o->x == o->x_n) {
+			o->x = 0;
+			o->m++;
+		}
+	}
+	b = m / o->b_rows;
+	other = b * o->x_n + x;
+	if (other >= o->lim)
+		return -1;
+	i = o->v_is_i ? m % o->b_rows : other;
+	j = o->v_is_i ? other : m % o->b_rows;
+	if (o->op == IF) {
+		const struct tabs *tb = o->tb;
+
+		if (tb->jr[j] >= tb->maxr[i] || tb->jc[j] >= tb->maxc[i])
+			return -1;
+		return tb->base[i] + tb->off[j];
+	}
+	return o->op == FI ? j * o->tb->win + i : i * o->tb->k + j;
+}
+
+/* The next word of the order, starting over at its end (a word exists:
+ * the order holds the whole operand).
+ */
+static int64_t order_word(struct order *o)
+{
+	for (;;) {
+		int64_t a = order_next(o);
+
+		if (a >= 0)
+			return a;
+		if (a == -2)
+			order_reset(o);
+	}
+}
+
+struct user_rd {
+	int32_t *count;		/* copies of each word in the window */
+	struct order add, drop;	/* the window's leading and trailing sets */
+	int64_t set_words, n_sets, a_sets, p_sets, valid;
+	int64_t add_set, drop_set;
+	int64_t lines0, lines_p, bw;
+	int64_t last;		/* cycle the last fetch ended */
+	int64_t fetches;
+};
+
+/* Moves one set through the window: added (+1) or dropped (-1). */
+static void user_set(struct user_rd *r, struct order *o, int64_t *set,
+	int delta)
+{
+	int64_t n = *set == r->n_sets - 1 ?
+		r->valid - (r->n_sets - 1) * r->set_words : r->set_words, i;
+
+	for (i = 0; i < n; i++)
+		r->count[order_word(o)] += delta;
+	if (++*set == r->n_sets) {
+		*set = 0;
+		order_reset(o);
+	}
+}
+
+/* The words of a row at cycle "cycle"; returns SCALE-Sim's offset (the
+ * hit latency 1 plus the stall).
+ */
+static int64_t user_row(struct user_rd *r, const int64_t *a, int64_t n,
+	int64_t cycle)
+{
+	int64_t off = 1, i, k;
+
+	for (i = 0; i < n; i++)
+		while (!r->count[a[i]]) {
+			for (k = 0; k < r->p_sets; k++) {
+				user_set(r, &r->drop, &r->drop_set, -1);
+				user_set(r, &r->add, &r->add_set, +1);
+			}
+			r->fetches++;
+			r->last += r->lines_p + 1;
+			if (r->last - (cycle + off) > 0)
+				off = r->last - cycle;
+		}
+	return off;
+}
+
+/* The prefetch order of operand "op" (systolic_compute_*.py,
+ * create_*_prefetch_mat): the tiles of the fold the operand depends on,
+ * stacked; a tile of the row folds is "rows" wide, one of the column folds
+ * "cols" wide.
+ */
+static void user_order(const struct sim_scale__geom *g, const struct tabs *tb,
+	int op, struct order *o)
+{
+	/* Per dataflow and operand: tiles along the row folds, tile rows
+	 * the window (else t), the tile row is the first index, anti-
+	 * diagonal order.
+	 */
+	static const struct {
+		int by_row, rows_sr, v_is_i, diag;
+	} kinds[3][2] = {
+		[SIM_SCALE_OS] = { { 1, 0, 0, 1 }, { 0, 0, 1, 1 } },
+		[SIM_SCALE_WS] = { { 1, 0, 1, 1 }, { 0, 1, 1, 0 } },
+		[SIM_SCALE_IS] = { { 0, 1, 0, 0 }, { 1, 0, 0, 1 } }
+	};
+	int df = g->arch->dataflow, by_row = kinds[df][op].by_row;
+
+	memset(o, 0, sizeof(*o));
+	o->tb = tb;
+	o->op = op;
+	o->diag = kinds[df][op].diag;
+	o->v_is_i = kinds[df][op].v_is_i;
+	o->b_rows = kinds[df][op].rows_sr ? g->sr : g->t;
+	o->nb = by_row ? g->row_folds : g->col_folds;
+	o->x_n = by_row ? g->arch->rows : g->arch->cols;
+	o->lim = by_row ? g->sr : g->sc;
+	o->m_n = o->nb * o->b_rows;
+}
+
+/* Starts a USER read buffer of "words" words over operand "op" of
+ * "range" addresses: counts the words of its order, sizes the sets and the
+ * window, and fills the first window (fetched before the first cycle).
+ * Returns -1 when memory runs out.
+ */
+static int user_init(struct user_rd *r, const struct sim_scale__geom *g,
+	const struct tabs *tb, int op, int64_t words, int64_t range)
+{
+	int64_t active = (words + 1) / 2, lines, k;
+
+	memset(r, 0, sizeof(*r));
+	r->count = calloc((size_t) range, sizeof(*r->count));
+	if (!r->count)
+		return -1;
+	user_order(g, tb, op, &r->add);
+	for (;;) {
+		int64_t a = order_next(&r->add);
+
+		if (a == -2)
+			break;
+		r->valid += a >= 0;
+	}
+	order_reset(&r->add);
+	r->drop = r->add;
+	r->bw = g->arch->bandwidth;
+	r->set_words = cdiv(words, SETS);
+	r->n_sets = r->valid / r->set_words + 1;
+	r->a_sets = min64(cdiv(active, r->set_words), r->n_sets);
+	r->p_sets = min64(cdiv(words - active, r->set_words),
+		r->n_sets - r->a_sets);
+	lines = cdiv(r->add.m_n * r->add.x_n, r->bw);
+	r->lines0 = min64(cdiv(active, r->bw), lines);
+	r->lines_p = cdiv(words - active, r->bw);
+	r->last = -1;
+	for (k = 0; k < r->a_sets; k++)
+		user_set(r, &r->add, &r->add_set, +1);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The passes. */
+
+struct mem {
+	const struct sim_scale__geom *g;
+	struct tabs tb;
+	int64_t *row;		/* the words of one row */
+	int64_t words[SIM_SCALE_N_OPERANDS];	/* buffer sizes */
+	int64_t range[SIM_SCALE_N_OPERANDS];	/* address ranges */
+	/* First and last rows with words, and their cycles as SCALE-Sim
+	 * stamps them (the cycle the buffer answered).
+	 */
+	int64_t first[SIM_SCALE_N_OPERANDS], last[SIM_SCALE_N_OPERANDS];
+	int seen[SIM_SCALE_N_OPERANDS];
+};
+
+static void seen_row(struct mem *m, int op, int64_t stamp)
+{
+	if (!m->seen[op])
+		m->first[op] = stamp;
+	m->seen[op] = 1;
+	m->last[op] = stamp;
+}
+
+/* The fold index of (fc, fr) and its first row. */
+static int64_t fold_row0(const struct sim_scale__geom *g, int64_t fc,
+	int64_t fr)
+{
+	return (fc * g->row_folds + fr) * g->fold_len;
+}
+
+/* The OFMAP's writes through the write buffer, CALC mode: records the
+ * stalls and drains what is left after the last cycle.
+ */
+static int write_pass(struct mem *m, struct wbuf *w, struct stalls *st)
+{
+	const struct sim_scale__geom *g = m->g;
+	int64_t fc, fr, d, d0, d1, k;
+	struct body b;
+
+	for (fc = 0; fc < g->col_folds; fc++)
+		for (fr = 0; fr < g->row_folds; fr++) {
+			make_body(g, OF, fc, fr, &b);
+			body_rows(&b, &d0, &d1);
+			for (d = d0; d < d1; d++) {
+				int64_t n = row_addrs(&m->tb, &b, d, m->row);
+				int64_t row = fold_row0(g, fc, fr) + d;
+				int64_t cur = row + st->total, off = 0;
+
+				if (!n)
+					continue;
+				for (k = 0; k < n; k++)
+					wb_store(w, &cur, &off);
+				seen_row(m, OF, row + st->total + off);
+				if (off && stalls_add(st, row, off))
+					return -1;
+			}
+		}
+	wb_finish(w, g->rows_total - 1 + st->total);
+	return w->nomem ? -1 : 0;
+}
+
+/* The global index of the first (forward) or last row in which operand
+ * "op" has a word; -1 when there is none.
+ */
+static int64_t find_row(struct mem *m, int op, int forward)
+{
+	const struct sim_scale__geom *g = m->g;
+	int64_t f, d, d0, d1;
+	struct body b;
+
+	for (f = 0; f < g->folds; f++) {
+		int64_t fold = forward ? f : g->folds - 1 - f;
+		int64_t fc = fold / g->row_folds, fr = fold % g->row_folds;
+
+		make_body(g, op, fc, fr, &b);
+		body_rows(&b, &d0, &d1);
+		for (d = 0; d < d1 - d0; d++) {
+			int64_t dd = forward ? d0 + d : d1 - 1 - d;
+
+			if (row_addrs(&m->tb, &b, dd, m->row))
+				return fold * g->fold_len + dd;
+		}
+	}
+	return -1;
+}
+
+/* A CALC read buffer over operand "op": its DRAM reads and the cycles of
+ * its SRAM and DRAM activity.  When every word the layer reads fits one
+ * active half, nothing is ever fetched twice and only the first and last
+ * rows need finding; else the whole stream is replayed.
+ */
+static int read_pass(struct mem *m, int op, const struct stalls *st,
+	sim_scale_result *res)
+{
+	const struct sim_scale__geom *g = m->g;
+	struct calc_rd r;
+	int64_t fc, fr, d, d0, d1, k = 0;
+	struct body b;
+
+	memset(&r, 0, sizeof(r));
+	r.set_words = m->words[op] / SETS;
+	r.cap = ACTIVE_SETS * r.set_words;
+	r.half = 1;
+	if (g->distinct[op] < r.cap) {
+		int64_t a = find_row(m, op, 1), z = find_row(m, op, 0);
+
+		seen_row(m, op, a + stalls_before(st, a) + 1);
+		seen_row(m, op, z + stalls_before(st, z) + 1);
+		r.taken = g->distinct[op];
+	} else {
+		r.stamp = calloc((size_t) m->range[op], sizeof(*r.stamp));
+		if (!r.stamp)
+			return -1;
+		for (fc = 0; fc < g->col_folds; fc++)
+			for (fr = 0; fr < g->row_folds; fr++) {
+				make_body(g, op, fc, fr, &b);
+				body_rows(&b, &d0, &d1);
+				for (d = d0; d < d1; d++) {
+					int64_t row = fold_row0(g, fc, fr) + d;
+					int64_t n = row_addrs(&m->tb, &b, d,
+						m->row), cyc;
+
+					if (!n)
+						continue;
+					while (k < st->n && st->rows[k] < row)
+						k++;
+					cyc = row + (k ? st->cum[k - 1] : 0);
+					if (!m->seen[op])
+						r.first_req = cyc;
+					seen_row(m, op, cyc + 1);
+					calc_row(&r, m->row, n, cyc);
+				}
+			}
+		free(r.stamp);
+	}
+	res->dram_reads[op] = r.taken;
+	res->report.dram_accesses[op] = r.taken;
+	calc_report(r.set_words, r.taken, r.handovers, r.first_req,
+		r.last_handover, &res->report.dram_start[op],
+		&res->report.dram_stop[op]);
+	return 0;
+}
+
+/* One row of the USER replay: the three buffers at "cycle"; returns the
+ * row's stall and sets *of_off to the write buffer's part of it.
+ */
+static int64_t user_step(struct mem *m, struct user_rd *rd, struct wbuf *w,
+	const struct body *b, int64_t d, int64_t cycle, int64_t *of_off)
+{
+	int64_t stall = 0, op, n, k, cur = cycle, off = 0;
+
+	for (op = IF; op <= FI; op++) {
+		n = row_addrs(&m->tb, &b[op], d, m->row);
+		if (n) {
+			int64_t o = user_row(&rd[op], m->row, n, cycle);
+
+			seen_row(m, (int) op, cycle + o);
+			stall = max64(stall, o - 1);
+		}
+	}
+	n = row_addrs(&m->tb, &b[OF], d, m->row);
+	for (k = 0; k < n; k++)
+		wb_store(w, &cur, &off);
+	if (n)
+		seen_row(m, OF, cycle + off);
+	*of_off = off;
+	return max64(stall, off);
+}
+
+/* The lockstep replay of USER mode.  Returns the index of the last cycle
+ * as SCALE-Sim counts it (the cycle the OFMAP's last row was answered).
+ */
+static int64_t user_pass(struct mem *m, struct user_rd *rd, struct wbuf *w,
+	int64_t *stalls)
+{
+	const struct sim_scale__geom *g = m->g;
+	int64_t fc, fr, d, op, last = -1;
+	struct body b[SIM_SCALE_N_OPERANDS];
+
+	*stalls = 0;
+	for (fc = 0; fc < g->col_folds; fc++)
+		for (fr = 0; fr < g->row_folds; fr++) {
+			int64_t lo = g->fold_len, hi = 0, d0, d1;
+
+			for (op = 0; op < SIM_SCALE_N_OPERANDS; op++) {
+				make_body(g, (int) op, fc, fr, &b[op]);
+				body_rows(&b[op], &d0, &d1);
+				lo = min64(lo, d0);
+				hi = max64(hi, d1);
+			}
+			for (d = lo; d < hi; d++) {
+				int64_t row = fold_row0(g, fc, fr) + d, of;
+				int64_t cycle = row + *stalls;
+
+				*stalls += user_step(m, rd, w, b, d, cycle, &of);
+				if (row == g->rows_total - 1)
+					last = cycle + of;
+			}
+		}
+	return last >= 0 ? last : g->rows_total - 1 + *stalls;
+}
+
+/* USER mode: the three buffers in lockstep. */
+static int user_mode(struct mem *m, sim_scale_result *res)
+{
+	const struct sim_scale__geom *g = m->g;
+	struct user_rd rd[2];
+	struct wbuf w;
+	int64_t op, last, stalls;
+	int bad = 0;
+
+	memset(rd, 0, sizeof(rd));
+	for (op = IF; op <= FI; op++)
+		if (user_init(&rd[op], g, &m->tb, (int) op, m->words[op],
+			m->range[op]))
+			bad = 1;
+	if (!bad) {
+		wb_init(&w, m->words[OF], g->arch->bandwidth);
+		last = user_pass(m, rd, &w, &stalls);
+		wb_finish(&w, last);
+		bad = w.nomem;
+		free(w.part);
+		res->stall_cycles = stalls;
+		res->report.total_cycles = last;
+		res->dram_writes[OF] = w.words;
+		res->report.dram_accesses[OF] = w.accesses;
+		res->report.dram_start[OF] = w.first_cycle;
+		res->report.dram_stop[OF] = w.last_cycle;
+	}
+	for (op = IF; op <= FI; op++) {
+		int64_t n = rd[op].lines0 + rd[op].fetches * rd[op].lines_p;
+
+		free(rd[op].count);
+		res->dram_reads[op] = n * rd[op].bw;
+		res->report.dram_accesses[op] = n * rd[op].bw;
+		res->report.dram_start[op] = -rd[op].lines0;
+		res->report.dram_stop[op] = rd[op].last;
+	}
+	return bad ? -1 : 0;
+}
+
+/* CALC mode: the write buffer first (its stalls set every later cycle),
+ * then each read buffer on its own.
+ */
+static int calc_mode(struct mem *m, sim_scale_result *res)
+{
+	const struct sim_scale__geom *g = m->g;
+	struct stalls st;
+	struct wbuf w;
+	int bad;
+
+	memset(&st, 0, sizeof(st));
+	wb_init(&w, m->words[OF], g->arch->cols);
+	bad = write_pass(m, &w, &st) || read_pass(m, IF, &st, res) ||
+		read_pass(m, FI, &st, res);
+	res->stall_cycles = st.total;
+	res->report.total_cycles = g->rows_total - 1 + st.total;
+	res->dram_writes[OF] = w.words;
+	res->report.dram_accesses[OF] = w.accesses;
+	res->report.dram_start[OF] = w.first_cycle;
+	res->report.dram_stop[OF] = w.last_cycle;
+	free(w.part);
+	free(st.rows);
+	free(st.cum);
+	return bad ? -1 : 0;
+}
+
+dse_stat sim_scale__memory(const struct sim_scale__geom *g,
+	sim_scale_result *res, dse_error *err)
+{
+	const sim_scale_layer *l = g->layer;
+	struct mem m;
+	int op, bad;
+
+	memset(&m, 0, sizeof(m));
+	m.g = g;
+	for (op = 0; op < SIM_SCALE_N_OPERANDS; op++)
+		m.words[op] = g->arch->sram_kb[op] * 1024 /
+			g->arch->word_bytes;
+	m.range[IF] = l->h * l->w * l->c;
+	m.range[FI] = g->win * g->k;
+	m.range[OF] = g->e * g->k;
+	m.row = malloc((size_t) max64(g->arch->rows, g->arch->cols) *
+		sizeof(*m.row));
+	bad = !m.row || tabs_init(&m.tb, g);
+	if (!bad)
+		bad = g->arch->bw_mode == SIM_SCALE_USER ?
+			user_mode(&m, res) : calc_mode(&m, res);
+	for (op = 0; op < SIM_SCALE_N_OPERANDS && !bad; op++) {
+		res->report.sram_start[op] = m.first[op];
+		res->report.sram_stop[op] = m.last[op];
+	}
+	tabs_free(&m.tb);
+	free(m.row);
+	if (bad)
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory "
+			"replaying the layer's %lld x %lld x %lld IFMAP and "
+			"%lld-word FILTER through its buffers",
+			(long long) l->h, (long long) l->w, (long long) l->c,
+			(long long) m.range[FI]);
+	return dse_stat_ok;
+}
