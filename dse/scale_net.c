@@ -121,34 +121,46 @@ static void add_total(sim_scale_result *t, const sim_scale_result *r)
 	}
 }
 
-/* Runs every layer; an error names the layer's row. */
+/* Runs every layer, on every OpenMP thread (the layers share nothing); an
+ * error names the first failing layer's row.
+ */
 static dse_stat run_layers(struct net *nt, dse_error *err)
 {
 	const sim_scale_arch *a = &nt->cfg.arch;
 	double pes = (double) a->rows * (double) a->cols;
-	int i;
+	dse_error *errs;
+	int i, bad = -1;
 
 	nt->n = sim_scale_topology_n_layers(nt->topo);
 	nt->res = calloc((size_t) nt->n, sizeof(*nt->res));
-	if (!nt->res)
+	errs = calloc((size_t) nt->n, sizeof(*errs));
+	if (!nt->res || !errs) {
+		free(errs);
 		return dse_error_set(err, DSE_E_NOMEM, "out of memory for %d "
 			"layers", nt->n);
-	for (i = 0; i < nt->n; i++) {
-		const sim_scale_topo_layer *l =
-			sim_scale_topology_layer(nt->topo, i);
-		dse_error e;
-
-		dse_error_clear(&e);
-		if (sim_scale_run(a, &l->layer, &nt->res[i], &e)) {
-			if (e.code != DSE_E_INPUT) {
-				*err = e;
-				return dse_stat_error;
-			}
-			return dse_error_set_at(err, nt->topo_file, l->line, 1,
-				NULL, "layer %s: %s", l->name, e.msg);
-		}
-		add_total(&nt->total, &nt->res[i]);
 	}
+#pragma omp parallel for schedule(dynamic, 1)
+	for (i = 0; i < nt->n; i++)
+		sim_scale_run(a, &sim_scale_topology_layer(nt->topo, i)->layer,
+			&nt->res[i], &errs[i]);
+	for (i = 0; i < nt->n && bad < 0; i++)
+		if (errs[i].code != DSE_E_NONE)
+			bad = i;
+	for (i = 0; i < nt->n && bad < 0; i++)
+		add_total(&nt->total, &nt->res[i]);
+	if (bad >= 0) {
+		const sim_scale_topo_layer *l =
+			sim_scale_topology_layer(nt->topo, bad);
+
+		if (errs[bad].code != DSE_E_INPUT)
+			*err = errs[bad];
+		else
+			dse_error_set_at(err, nt->topo_file, l->line, 1, NULL,
+				"layer %s: %s", l->name, errs[bad].msg);
+		free(errs);
+		return dse_stat_error;
+	}
+	free(errs);
 	nt->total.utilization = (double) nt->total.macs /
 		(pes * (double) nt->total.cycles);
 	nt->total.mapping_efficiency = (double) nt->total.macs /

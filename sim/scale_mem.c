@@ -393,6 +393,31 @@ static void wb_store(struct wbuf *w, int64_t *cur, int64_t *offset)
 	}
 }
 
+/* "n" OFMAP words written at cycle *cur.  Runs of words that neither
+ * start a drain nor find the buffer full only fill lines, and are counted
+ * at once.
+ */
+static void wb_store_n(struct wbuf *w, int64_t n, int64_t *cur,
+	int64_t *offset)
+{
+	while (n > 0) {
+		int64_t safe = *cur < w->drain_end ? w->free - 1 :
+			w->free - w->active, k;
+
+		if (safe <= 0) {
+			wb_store(w, cur, offset);
+			n--;
+			continue;
+		}
+		k = min64(n, safe);
+		w->words += k;
+		w->free -= k;
+		w->lines += (w->line_idx + k) / w->bw;
+		w->line_idx = (w->line_idx + k) % w->bw;
+		n -= k;
+	}
+}
+
 /* Drains everything left, from cycle "cycle" on. */
 static void wb_finish(struct wbuf *w, int64_t cycle)
 {
@@ -407,32 +432,20 @@ static void wb_finish(struct wbuf *w, int64_t cycle)
 /* Read buffers, CALC mode. */
 
 struct calc_rd {
-	uint32_t *stamp;	/* the half a word was last taken into */
-	uint32_t half;
-	int64_t fill, cap;	/* words taken into this half, 50 sets */
+	uint32_t half;		/* the half being filled, from 1 */
+	int64_t fill, cap;	/* words taken into it, 50 sets */
 	int64_t set_words;
-	int64_t taken, handovers;
-	int64_t first_req, last_handover;
+	int64_t handovers;
+	int64_t last_row;	/* the row of the last hand-over */
+	/* The IFMAP replay: the half each word was last taken into. */
+	uint32_t *stamp;
+	/* The FILTER's tiles: the positions [lo, hi) of tile id the half
+	 * "gen" holds.
+	 */
+	uint32_t *gen;
+	int64_t *lo, *hi;
+	int64_t last_fold, last_pos;	/* a hand-over inside a tile */
 };
-
-static void calc_row(struct calc_rd *r, const int64_t *a, int64_t n,
-	int64_t cycle)
-{
-	int64_t i;
-
-	for (i = 0; i < n; i++) {
-		if (r->stamp[a[i]] == r->half)
-			continue;
-		r->stamp[a[i]] = r->half;
-		r->taken++;
-		if (++r->fill == r->cap) {
-			r->fill = 0;
-			r->half++;
-			r->handovers++;
-			r->last_handover = cycle;
-		}
-	}
-}
 
 /* The DRAM figures of a CALC read buffer that took "taken" words in
  * "handovers" hand-overs (read_buffer_estimate_bw.py: the first half is
@@ -680,33 +693,90 @@ static int64_t fold_row0(const struct sim_scale__geom *g, int64_t fc,
 	return (fc * g->row_folds + fr) * g->fold_len;
 }
 
+/* The words of row d of a tile whose words all exist (FILTER, OFMAP). */
+static int64_t row_count(const struct body *b, int64_t d)
+{
+	int64_t v = d - b->prefix;
+
+	if (!b->skew)
+		return v >= b->u_lo && v < b->u_n ? b->x_hi : 0;
+	return max64(0, min64(b->x_hi, v - b->u_lo + 1) -
+		max64(0, v - (b->u_n - 1)));
+}
+
+/* The rows [*f0, *f1) of a tile over which its count of words a row stays
+ * the same: all of it unskewed; skewed, between the end of the ramp up and
+ * the start of the ramp down.
+ */
+static void flat_rows(const struct body *b, int64_t *f0, int64_t *f1)
+{
+	int64_t up = b->u_lo + b->x_hi - 1, down = b->u_n - 1;
+
+	if (!b->skew) {
+		body_rows(b, f0, f1);
+		return;
+	}
+	*f0 = b->prefix + min64(up, down);
+	*f1 = b->prefix + max64(up, down) + 1;
+}
+
+/* Up to n rows of c words each from row "row" (stalled by "stall" so
+ * far): as many at once as neither start a drain nor find the buffer full.
+ * Returns how many.
+ */
+static int64_t wb_rows(struct wbuf *w, int64_t c, int64_t row, int64_t n,
+	int64_t stall)
+{
+	int64_t cur = row + stall, k;
+
+	k = cur < w->drain_end ? min64(w->drain_end - cur, (w->free - 1) / c) :
+		(w->free - w->active) / c;
+	k = min64(k, n);
+	if (k <= 0)
+		return 0;
+	w->words += k * c;
+	w->free -= k * c;
+	w->lines += (w->line_idx + k * c) / w->bw;
+	w->line_idx = (w->line_idx + k * c) % w->bw;
+	return k;
+}
+
 /* The OFMAP's writes through the write buffer, CALC mode: records the
  * stalls and drains what is left after the last cycle.
  */
 static int write_pass(struct mem *m, struct wbuf *w, struct stalls *st)
 {
 	const struct sim_scale__geom *g = m->g;
-	int64_t fc, fr, d, d0, d1, k;
+	int64_t fold, d, d0, d1, f0, f1;
 	struct body b;
 
-	for (fc = 0; fc < g->col_folds; fc++)
-		for (fr = 0; fr < g->row_folds; fr++) {
-			make_body(g, OF, fc, fr, &b);
-			body_rows(&b, &d0, &d1);
-			for (d = d0; d < d1; d++) {
-				int64_t n = row_addrs(&m->tb, &b, d, m->row);
-				int64_t row = fold_row0(g, fc, fr) + d;
-				int64_t cur = row + st->total, off = 0;
+	for (fold = 0; fold < g->folds; fold++) {
+		int64_t row0 = fold * g->fold_len;
 
-				if (!n)
-					continue;
-				for (k = 0; k < n; k++)
-					wb_store(w, &cur, &off);
-				seen_row(m, OF, row + st->total + off);
-				if (off && stalls_add(st, row, off))
-					return -1;
+		make_body(g, OF, fold / g->row_folds, fold % g->row_folds, &b);
+		body_rows(&b, &d0, &d1);
+		flat_rows(&b, &f0, &f1);
+		for (d = d0; d < d1;) {
+			int64_t n = row_count(&b, d), row = row0 + d, k = 0;
+			int64_t cur = row + st->total, off = 0;
+
+			if (n && d >= f0 && d < f1)
+				k = wb_rows(w, n, row, f1 - d, st->total);
+			if (k) {
+				seen_row(m, OF, cur);
+				seen_row(m, OF, cur + k - 1);
+				d += k;
+				continue;
 			}
+			d++;
+			if (!n)
+				continue;
+			wb_store_n(w, n, &cur, &off);
+			seen_row(m, OF, row + st->total + off);
+			if (off && stalls_add(st, row, off))
+				return -1;
 		}
+	}
 	wb_finish(w, g->rows_total - 1 + st->total);
 	return w->nomem ? -1 : 0;
 }
@@ -736,60 +806,237 @@ static int64_t find_row(struct mem *m, int op, int forward)
 	return -1;
 }
 
+/* "n" IFMAP words (i, j), (i + di, j + dj), ... through a CALC buffer,
+ * in locals so that the stores to the stamps cannot be taken to change
+ * them.
+ */
+static void calc_if_run(struct calc_rd *r, const struct tabs *tb, int64_t n,
+	int64_t i, int64_t j, int64_t di, int64_t dj, int64_t row, int inside)
+{
+	const int64_t *base = tb->base, *off = tb->off;
+	uint32_t *stamp = r->stamp, half = r->half;
+	int64_t fill = r->fill, cap = r->cap, x;
+
+	for (x = 0; x < n; x++, i += di, j += dj) {
+		int64_t a;
+
+		if (!inside && (tb->jr[j] >= tb->maxr[i] ||
+			tb->jc[j] >= tb->maxc[i]))
+			continue;
+		/* Branch-free: whether a word is new to the half follows no
+		 * pattern a predictor could learn.
+		 */
+		a = base[i] + off[j];
+		fill += stamp[a] != half;
+		stamp[a] = half;
+		if (fill == cap) {
+			fill = 0;
+			half++;
+			r->handovers++;
+			r->last_row = row;
+		}
+	}
+	r->fill = fill;
+	r->half = half;
+}
+
+/* The IFMAP words of row d of tile "b" through a CALC buffer; a hand-over
+ * records the row "row".  The taps all lie inside the IFMAP when
+ * "inside", which spares the test.
+ */
+static void calc_if_row(struct calc_rd *r, const struct tabs *tb,
+	const struct body *b, int64_t d, int64_t row, int inside)
+{
+	int64_t v = d - b->prefix, x0 = 0, x1 = b->x_hi, u, i, j;
+	int64_t di = b->ix, dj = b->jx;
+
+	if (b->skew) {
+		x0 = max64(0, v - (b->u_n - 1));
+		x1 = min64(b->x_hi, v - b->u_lo + 1);
+		di -= b->iu;
+		dj -= b->ju;
+	} else if (v < b->u_lo || v >= b->u_n)
+		return;
+	u = b->skew ? v - x0 : v;
+	i = b->i0 + b->iu * u + b->ix * x0;
+	j = b->j0 + b->ju * u + b->jx * x0;
+	calc_if_run(r, tb, x1 - x0, i, j, di, dj, row, inside);
+}
+
+/* Replays the IFMAP's whole stream through a CALC buffer. */
+static int calc_ifmap(struct mem *m, struct calc_rd *r)
+{
+	const struct sim_scale__geom *g = m->g;
+	const sim_scale_layer *l = g->layer;
+	int inside = (g->out_h - 1) * l->stride_h + l->r <= l->h &&
+		(g->out_w - 1) * l->stride_w + l->s <= l->w;
+	int64_t fc, fr, d, d0, d1;
+	struct body b;
+
+	r->stamp = calloc((size_t) m->range[IF], sizeof(*r->stamp));
+	if (!r->stamp)
+		return -1;
+	for (fc = 0; fc < g->col_folds; fc++)
+		for (fr = 0; fr < g->row_folds; fr++) {
+			int64_t row0 = fold_row0(g, fc, fr);
+
+			make_body(g, IF, fc, fr, &b);
+			body_rows(&b, &d0, &d1);
+			for (d = d0; d < d1; d++)
+				calc_if_row(r, &m->tb, &b, d, row0 + d, inside);
+		}
+	free(r->stamp);
+	return 0;
+}
+
+/* The FILTER tile of fold (fc, fr): its id and its length.  Every word of
+ * a tile is a different filter weight, and two tiles are either the same
+ * or share no word: os reads tile fc in every row fold, ws a new tile per
+ * fold, is tile fr in every column fold.
+ */
+static void filter_tile(const struct sim_scale__geom *g, int64_t fc,
+	int64_t fr, int64_t *id, int64_t *len)
+{
+	int64_t ur = min64(g->arch->rows, g->sr - fr * g->arch->rows);
+	int64_t uc = min64(g->arch->cols, g->sc - fc * g->arch->cols);
+
+	switch (g->arch->dataflow) {
+	case SIM_SCALE_OS:
+		*id = fc;
+		*len = g->t * uc;
+		break;
+	case SIM_SCALE_WS:
+		*id = fc * g->row_folds + fr;
+		*len = ur * uc;
+		break;
+	default:
+		*id = fr;
+		*len = g->t * ur;
+		break;
+	}
+}
+
+/* One FILTER tile through a CALC buffer, a run of words at a time: the
+ * half holds positions [lo, hi) of the tile (nothing, a prefix, a suffix
+ * or all of it); the words outside are taken in order until the half is
+ * full, and after a hand-over every word is new to the half.
+ */
+static void calc_tile(struct calc_rd *r, int64_t id, int64_t len,
+	int64_t fold)
+{
+	int64_t a = 0, b = 0, pos = 0;
+
+	if (r->gen[id] == r->half) {
+		a = r->lo[id];
+		b = r->hi[id];
+	}
+	while (pos < len) {
+		int64_t end = pos < a ? a : len, need = r->cap - r->fill;
+
+		if (pos >= a && pos < b) {
+			pos = b;
+			continue;
+		}
+		if (end - pos < need) {
+			r->fill += end - pos;
+			if (a == b)
+				a = pos;
+			a = min64(a, pos);
+			b = max64(b, end);
+			pos = end;
+			continue;
+		}
+		r->handovers++;
+		r->last_fold = fold;
+		r->last_pos = pos + need - 1;
+		r->half++;
+		r->fill = 0;
+		pos += need;
+		a = b = pos;
+	}
+	r->gen[id] = r->half;
+	r->lo[id] = a;
+	r->hi[id] = b;
+}
+
+/* The row of the word at position "pos" (counting words) of operand "op"
+ * in fold "fold".
+ */
+static int64_t row_of_pos(struct mem *m, int op, int64_t fold, int64_t pos)
+{
+	const struct sim_scale__geom *g = m->g;
+	int64_t d, d0, d1;
+	struct body b;
+
+	make_body(g, op, fold / g->row_folds, fold % g->row_folds, &b);
+	body_rows(&b, &d0, &d1);
+	for (d = d0; d < d1; d++) {
+		pos -= row_addrs(&m->tb, &b, d, m->row);
+		if (pos < 0)
+			break;
+	}
+	return fold * g->fold_len + d;
+}
+
+/* The FILTER through a CALC buffer, tile by tile. */
+static int calc_filter(struct mem *m, struct calc_rd *r)
+{
+	const struct sim_scale__geom *g = m->g;
+	int64_t ids = g->arch->dataflow == SIM_SCALE_OS ? g->col_folds :
+		g->arch->dataflow == SIM_SCALE_WS ? g->folds : g->row_folds;
+	int64_t fc, fr, id, len;
+
+	r->gen = calloc((size_t) ids, sizeof(*r->gen));
+	r->lo = calloc((size_t) ids, sizeof(*r->lo));
+	r->hi = calloc((size_t) ids, sizeof(*r->hi));
+	if (!r->gen || !r->lo || !r->hi) {
+		free(r->gen);
+		free(r->lo);
+		free(r->hi);
+		return -1;
+	}
+	for (fc = 0; fc < g->col_folds; fc++)
+		for (fr = 0; fr < g->row_folds; fr++) {
+			filter_tile(g, fc, fr, &id, &len);
+			calc_tile(r, id, len, fc * g->row_folds + fr);
+		}
+	if (r->handovers)
+		r->last_row = row_of_pos(m, FI, r->last_fold, r->last_pos);
+	free(r->gen);
+	free(r->lo);
+	free(r->hi);
+	return 0;
+}
+
 /* A CALC read buffer over operand "op": its DRAM reads and the cycles of
  * its SRAM and DRAM activity.  When every word the layer reads fits one
- * active half, nothing is ever fetched twice and only the first and last
- * rows need finding; else the whole stream is replayed.
+ * active half, nothing is ever fetched twice; else the IFMAP's stream is
+ * replayed word by word and the FILTER's tile by tile.
  */
 static int read_pass(struct mem *m, int op, const struct stalls *st,
 	sim_scale_result *res)
 {
 	const struct sim_scale__geom *g = m->g;
+	int64_t first = find_row(m, op, 1), last = find_row(m, op, 0), taken;
 	struct calc_rd r;
-	int64_t fc, fr, d, d0, d1, k = 0;
-	struct body b;
 
 	memset(&r, 0, sizeof(r));
 	r.set_words = m->words[op] / SETS;
 	r.cap = ACTIVE_SETS * r.set_words;
 	r.half = 1;
-	if (g->distinct[op] < r.cap) {
-		int64_t a = find_row(m, op, 1), z = find_row(m, op, 0);
-
-		seen_row(m, op, a + stalls_before(st, a) + 1);
-		seen_row(m, op, z + stalls_before(st, z) + 1);
-		r.taken = g->distinct[op];
-	} else {
-		r.stamp = calloc((size_t) m->range[op], sizeof(*r.stamp));
-		if (!r.stamp)
-			return -1;
-		for (fc = 0; fc < g->col_folds; fc++)
-			for (fr = 0; fr < g->row_folds; fr++) {
-				make_body(g, op, fc, fr, &b);
-				body_rows(&b, &d0, &d1);
-				for (d = d0; d < d1; d++) {
-					int64_t row = fold_row0(g, fc, fr) + d;
-					int64_t n = row_addrs(&m->tb, &b, d,
-						m->row), cyc;
-
-					if (!n)
-						continue;
-					while (k < st->n && st->rows[k] < row)
-						k++;
-					cyc = row + (k ? st->cum[k - 1] : 0);
-					if (!m->seen[op])
-						r.first_req = cyc;
-					seen_row(m, op, cyc + 1);
-					calc_row(&r, m->row, n, cyc);
-				}
-			}
-		free(r.stamp);
-	}
-	res->dram_reads[op] = r.taken;
-	res->report.dram_accesses[op] = r.taken;
-	calc_report(r.set_words, r.taken, r.handovers, r.first_req,
-		r.last_handover, &res->report.dram_start[op],
-		&res->report.dram_stop[op]);
+	first += stalls_before(st, first);
+	seen_row(m, op, first + 1);
+	seen_row(m, op, last + stalls_before(st, last) + 1);
+	if (g->distinct[op] < r.cap)
+		r.fill = g->distinct[op];
+	else if (op == IF ? calc_ifmap(m, &r) : calc_filter(m, &r))
+		return -1;
+	taken = r.handovers * r.cap + r.fill;
+	res->dram_reads[op] = taken;
+	res->report.dram_accesses[op] = taken;
+	calc_report(r.set_words, taken, r.handovers, first,
+		r.last_row + stalls_before(st, r.last_row),
+		&res->report.dram_start[op], &res->report.dram_stop[op]);
 	return 0;
 }
 
@@ -799,7 +1046,7 @@ static int read_pass(struct mem *m, int op, const struct stalls *st,
 static int64_t user_step(struct mem *m, struct user_rd *rd, struct wbuf *w,
 	const struct body *b, int64_t d, int64_t cycle, int64_t *of_off)
 {
-	int64_t stall = 0, op, n, k, cur = cycle, off = 0;
+	int64_t stall = 0, op, n, cur = cycle, off = 0;
 
 	for (op = IF; op <= FI; op++) {
 		n = row_addrs(&m->tb, &b[op], d, m->row);
@@ -811,8 +1058,7 @@ static int64_t user_step(struct mem *m, struct user_rd *rd, struct wbuf *w,
 		}
 	}
 	n = row_addrs(&m->tb, &b[OF], d, m->row);
-	for (k = 0; k < n; k++)
-		wb_store(w, &cur, &off);
+	wb_store_n(w, n, &cur, &off);
 	if (n)
 		seen_row(m, OF, cycle + off);
 	*of_off = off;

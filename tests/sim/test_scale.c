@@ -3,10 +3,10 @@
  * listed in main().
  *
  * Every expected number is worked out by hand in the comments from the
- * rules documented at the top of sim/scale.c:
+ * rules documented at the top of sim/scale.c and sim/scale_mem.c:
  *
- *   im2col: e = ((h-r)/stride+1) * ((w-s)/stride+1), win = r*s*c; a GEMM
- *   M,N,K is e = M, win = K, k = N.
+ *   im2col: e = ceil((h-r+sh)/sh) * ceil((w-s+sw)/sw), win = r*s*c; a
+ *   GEMM M,N,K is e = M, win = K, k = N.
  *   os: sr = e, sc = k, t = win; fold = t + rows + cols - 2.
  *   ws: sr = win, sc = k, t = e; fold = t + 2 rows + cols - 2.
  *   is: sr = win, sc = e, t = k; fold = t + 2 rows + cols - 2.
@@ -16,7 +16,13 @@
  *   read col_folds times; one reused over the row folds (os filter) is
  *   read row_folds times; the stationary one (ws filter, is ifmap) once.
  *   OFMAP writes: e*k in os, row_folds * e*k in ws and is.
- *   DRAM: capacity = kb * 1024 / word_bytes words.
+ *   DRAM, with SRAMs of 6 MiB: every word read fits an active half, so
+ *   DRAM reads each word some tap reads once, and every OFMAP write goes
+ *   to DRAM.
+ * The replay under small SRAMs, where halves hand over and buffers
+ * stall, is checked against SCALE-Sim's own report files in
+ * test_scale_io.c and against a plain rebuild of its demand matrices in
+ * test_scale_replay.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -47,7 +53,7 @@ struct scale_case {
 	int64_t rows, cols;
 	int df;
 	int64_t gemm[3];		/* M, N, K */
-	int64_t conv[7];
+	int64_t conv[8];		/* h, w, r, s, c, k, stride h, w */
 	int64_t sram_kb[3];
 	int64_t word_bytes;
 	/* expected */
@@ -66,7 +72,8 @@ static const struct scale_case cases[] = {
 	 * os: sr 2, sc 2, t 3, one fold of 3 + 2 + 2 - 2 = 5 cycles,
 	 * compute 3, fill/drain 2; macs 2*3*2 = 12, util 12/(4*5), map
 	 * 12/(4*3) = 100%.  ifmap reads 1 * 6, filter 1 * 6, ofmap 4.
-	 * Everything fits: DRAM 6 + 6 + 4 = 16 one-byte words.
+	 * Everything fits a half: DRAM reads each word once (A 2x3 = 6, B
+	 * 3x2 = 6) and writes every OFMAP word (4): 16 one-byte words.
 	 */
 	{ "2x2 os gemm", 2, 2, OS, { 2, 2, 3 }, { 0 }, BIG, 1,
 	  2, 3, 2, 2, 3, 1, 1, 5, 3, 2, 12, 12.0 / 20, 1.0,
@@ -74,18 +81,17 @@ static const struct scale_case cases[] = {
 	/* ws: sr = win 3 -> 2 row folds, sc 2 -> 1, t = e = 2; each fold
 	 * 2 + 4 + 2 - 2 = 6: cycles 12, compute 4, fill/drain 8; util
 	 * 12/(4*12), map 12/(4*4).  ifmap 1 * 6, filter once 6, ofmap
-	 * 2 * 4 = 8 partial-sum writes; a column slice of outputs (t 2 x
-	 * 2 cols = 4 words) fits, so DRAM writes 4: 6 + 6 + 4 = 16.
+	 * 2 * 4 = 8 partial-sum writes, each of which goes to DRAM: 20.
 	 */
 	{ "2x2 ws gemm", 2, 2, WS, { 2, 2, 3 }, { 0 }, BIG, 1,
 	  2, 3, 3, 2, 2, 2, 1, 12, 4, 8, 12, 12.0 / 48, 12.0 / 16,
-	  { 6, 6, 0 }, 8, { 6, 6, 0 }, 4, 16 },
+	  { 6, 6, 0 }, 8, { 6, 6, 0 }, 8, 20 },
 	/* is: sr = win 3 -> 2 row folds, sc = e 2 -> 1, t = k = 2: the same
 	 * cycles as ws.  ifmap once 6, filter 1 * 6, ofmap 2 * 4 = 8.
 	 */
 	{ "2x2 is gemm", 2, 2, IS, { 2, 2, 3 }, { 0 }, BIG, 1,
 	  2, 3, 3, 2, 2, 2, 1, 12, 4, 8, 12, 12.0 / 48, 12.0 / 16,
-	  { 6, 6, 0 }, 8, { 6, 6, 0 }, 4, 16 },
+	  { 6, 6, 0 }, 8, { 6, 6, 0 }, 8, 20 },
 	/* 4x4, GEMM 4,4,4 fills the array exactly.  os: one fold of
 	 * 4 + 4 + 4 - 2 = 10, macs 64, util 64/160, map 100%; reads 16,
 	 * 16, writes 16; DRAM 48.
@@ -104,91 +110,75 @@ static const struct scale_case cases[] = {
 	 * -> 2 row folds (4 + 2), sc 5 -> 2 col folds (4 + 1), t 3; 4
 	 * folds of 3 + 6 = 9: cycles 36, compute 12, fill/drain 24; macs
 	 * 90, util 90/(16*36), map 90/(16*12).  ifmap 2 col folds * 18 =
-	 * 36, filter 2 row folds * 15 = 30, ofmap 30.  SRAMs of 1 KiB with
-	 * 64-byte words hold 16 words: the ifmap (18) does not fit, so DRAM
-	 * reads it once per col fold (36); a filter column slice (3 x 4 =
-	 * 12) fits (15); DRAM 36 + 15 + 30 = 81 words = 5184 bytes.
+	 * 36, filter 2 row folds * 15 = 30, ofmap 30.  DRAM 18 + 15 + 30.
 	 */
-	{ "4x4 os partial", 4, 4, OS, { 6, 5, 3 }, { 0 }, { 1, 1, 1 }, 64,
+	{ "4x4 os partial", 4, 4, OS, { 6, 5, 3 }, { 0 }, BIG, 1,
 	  6, 3, 6, 5, 3, 2, 2, 36, 12, 24, 90, 90.0 / 576, 90.0 / 192,
-	  { 36, 30, 0 }, 30, { 36, 15, 0 }, 30, 81 * 64 },
-	/* The same with no SRAM at all: the filter slice no longer fits
-	 * (30): 36 + 30 + 30 = 96 words.
-	 */
-	{ "4x4 os no sram", 4, 4, OS, { 6, 5, 3 }, { 0 }, { 0, 0, 0 }, 64,
+	  { 36, 30, 0 }, 30, { 18, 15, 0 }, 30, 63 },
+	/* The same with 64-byte words: 63 words of 64 bytes. */
+	{ "4x4 os wide words", 4, 4, OS, { 6, 5, 3 }, { 0 }, BIG, 64,
 	  6, 3, 6, 5, 3, 2, 2, 36, 12, 24, 90, 90.0 / 576, 90.0 / 192,
-	  { 36, 30, 0 }, 30, { 36, 30, 0 }, 30, 96 * 64 },
+	  { 36, 30, 0 }, 30, { 18, 15, 0 }, 30, 63 * 64 },
 	/* 4x4 ws, GEMM M=3,N=6,K=5: e 3, win 5, k 6; sr 5 -> 2 row folds,
 	 * sc 6 -> 2 col folds, t 3; 4 folds of 3 + 8 + 4 - 2 = 13: cycles
 	 * 52, compute 12, fill/drain 40; macs 90.  ifmap 2 * 15 = 30,
-	 * filter 30, ofmap 2 row folds * 18 = 36.  16-word SRAMs: the ifmap
-	 * (15) fits (15), the filter is read once (30), an output slice (t
-	 * 3 x 4 = 12) fits: writes 18.  63 words.
+	 * filter 30, ofmap 2 row folds * 18 = 36.  DRAM 15 + 30 + 36 = 81.
 	 */
-	{ "4x4 ws partial", 4, 4, WS, { 3, 6, 5 }, { 0 }, { 1, 1, 1 }, 64,
+	{ "4x4 ws partial", 4, 4, WS, { 3, 6, 5 }, { 0 }, BIG, 1,
 	  3, 5, 5, 6, 3, 2, 2, 52, 12, 40, 90, 90.0 / 832, 90.0 / 192,
-	  { 30, 30, 0 }, 36, { 15, 30, 0 }, 18, 63 * 64 },
-	/* Without SRAM the ifmap is read per col fold (30) and the partial
-	 * sums spill: 2 * 18 = 36 written, the second fold's 18 read back
-	 * first: 30 + 30 + 18 + 36 = 114 words.
-	 */
-	{ "4x4 ws no sram", 4, 4, WS, { 3, 6, 5 }, { 0 }, { 0, 0, 0 }, 64,
-	  3, 5, 5, 6, 3, 2, 2, 52, 12, 40, 90, 90.0 / 832, 90.0 / 192,
-	  { 30, 30, 0 }, 36, { 30, 30, 18 }, 36, 114 * 64 },
+	  { 30, 30, 0 }, 36, { 15, 30, 0 }, 36, 81 },
 	/* 4x4 is, GEMM M=6,N=3,K=5: e 6, win 5, k 3; sr 5 -> 2, sc 6 -> 2,
 	 * t 3: the same 52 cycles.  ifmap once 30, filter 2 col folds * 15
-	 * = 30, ofmap 2 * 18 = 36.  16-word SRAMs: filter (15) fits, the
-	 * output slice 3 x 4 = 12 fits: 30 + 15 + 18 = 63 words.
+	 * = 30, ofmap 2 * 18 = 36.  DRAM 30 + 15 + 36 = 81.
 	 */
-	{ "4x4 is partial", 4, 4, IS, { 6, 3, 5 }, { 0 }, { 1, 1, 1 }, 64,
+	{ "4x4 is partial", 4, 4, IS, { 6, 3, 5 }, { 0 }, BIG, 1,
 	  6, 5, 5, 6, 3, 2, 2, 52, 12, 40, 90, 90.0 / 832, 90.0 / 192,
-	  { 30, 30, 0 }, 36, { 30, 15, 0 }, 18, 63 * 64 },
-	/* Exactly filling the SRAM.  4x4 os, GEMM M=8,N=8,K=2: e 8, win 2,
-	 * k 8; 2 x 2 folds of 2 + 6 = 8: cycles 32, compute 8; macs 128,
-	 * util 128/512, map 100%.  ifmap 2 * 16 = 32, filter 2 * 16 = 32,
-	 * ofmap 64.  The ifmap is 16 words, the SRAM 16: it fits, read once
-	 * (16); the filter slice 2 x 4 = 8 fits (16): 16 + 16 + 64 = 96.
-	 */
-	{ "4x4 os sram exact", 4, 4, OS, { 8, 8, 2 }, { 0 }, { 1, 1, 1 }, 64,
-	  8, 2, 8, 8, 2, 2, 2, 32, 8, 24, 128, 128.0 / 512, 1.0,
-	  { 32, 32, 0 }, 64, { 16, 16, 0 }, 64, 96 * 64 },
-	/* One word less: 128-byte words, 8-word SRAMs.  The ifmap (16) no
-	 * longer fits (32); the filter slice (8) still just fits (16):
-	 * 32 + 16 + 64 = 112 words of 128 bytes.
-	 */
-	{ "4x4 os sram short", 4, 4, OS, { 8, 8, 2 }, { 0 }, { 1, 1, 1 }, 128,
-	  8, 2, 8, 8, 2, 2, 2, 32, 8, 24, 128, 128.0 / 512, 1.0,
-	  { 32, 32, 0 }, 64, { 32, 16, 0 }, 64, 112 * 128 },
+	  { 30, 30, 0 }, 36, { 30, 15, 0 }, 36, 81 },
 	/* A convolution: IFMAP 5x5, 2 channels, 4 filters of 3x3, stride 2.
-	 * im2col: (5-3)/2+1 = 2 by 2 -> e = 4, win = 3*3*2 = 18, k = 4.
-	 * os on 4x4: sr 4, sc 4, t 18, one fold of 18 + 6 = 24; macs
-	 * 4*18*4 = 288, util 288/384 = 75%, map 100%.  ifmap 72, filter
-	 * 72, ofmap 16.
+	 * im2col: ceil((5-3+2)/2) = 2 by 2 -> e = 4, win = 3*3*2 = 18,
+	 * k = 4.  os on 4x4: sr 4, sc 4, t 18, one fold of 18 + 6 = 24;
+	 * macs 4*18*4 = 288, util 288/384 = 75%, map 100%.  ifmap 72,
+	 * filter 72, ofmap 16.  The windows at rows and columns 0 and 2
+	 * cover all 5 x 5 x 2 = 50 IFMAP words: DRAM 50 + 72 + 16 = 138.
 	 */
-	{ "4x4 os conv", 4, 4, OS, { 0 }, { 5, 5, 3, 3, 2, 4, 2 }, BIG, 1,
+	{ "4x4 os conv", 4, 4, OS, { 0 }, { 5, 5, 3, 3, 2, 4, 2, 2 }, BIG, 1,
 	  4, 18, 4, 4, 18, 1, 1, 24, 18, 6, 288, 288.0 / 384, 1.0,
-	  { 72, 72, 0 }, 16, { 72, 72, 0 }, 16, 160 },
+	  { 72, 72, 0 }, 16, { 50, 72, 0 }, 16, 138 },
 	/* ws: sr = win 18 -> 5 row folds (4,4,4,4,2), sc 4 -> 1, t = e = 4;
 	 * 5 folds of 4 + 8 + 4 - 2 = 14: cycles 70, compute 20; util
-	 * 288/1120, map 288/320.  ifmap 72, filter 72, ofmap 5 * 16 = 80;
-	 * the output slice (16) fits: DRAM writes 16.
+	 * 288/1120, map 288/320.  ifmap 72, filter 72, ofmap 5 * 16 = 80,
+	 * all written out: DRAM 50 + 72 + 80 = 202.
 	 */
-	{ "4x4 ws conv", 4, 4, WS, { 0 }, { 5, 5, 3, 3, 2, 4, 2 }, BIG, 1,
+	{ "4x4 ws conv", 4, 4, WS, { 0 }, { 5, 5, 3, 3, 2, 4, 2, 2 }, BIG, 1,
 	  4, 18, 18, 4, 4, 5, 1, 70, 20, 50, 288, 288.0 / 1120,
-	  288.0 / 320, { 72, 72, 0 }, 80, { 72, 72, 0 }, 16, 160 },
+	  288.0 / 320, { 72, 72, 0 }, 80, { 50, 72, 0 }, 80, 202 },
 	/* is: sr 18 -> 5, sc = e 4 -> 1, t = k 4: the same 70 cycles. */
-	{ "4x4 is conv", 4, 4, IS, { 0 }, { 5, 5, 3, 3, 2, 4, 2 }, BIG, 1,
+	{ "4x4 is conv", 4, 4, IS, { 0 }, { 5, 5, 3, 3, 2, 4, 2, 2 }, BIG, 1,
 	  4, 18, 18, 4, 4, 5, 1, 70, 20, 50, 288, 288.0 / 1120,
-	  288.0 / 320, { 72, 72, 0 }, 80, { 72, 72, 0 }, 16, 160 },
+	  288.0 / 320, { 72, 72, 0 }, 80, { 50, 72, 0 }, 80, 202 },
 	/* A stride that does not divide: IFMAP 6x7, 1 channel, 2 filters of
-	 * 3x2, stride 2: (6-3)/2+1 = 2 (rounded down), (7-2)/2+1 = 3, so
-	 * e = 6, win = 6, k = 2.  2x2 os: sr 6 -> 3 row folds, sc 2 -> 1,
-	 * t 6; 3 folds of 6 + 2 = 8: cycles 24, compute 18; macs 72, util
-	 * 72/96, map 100%.  ifmap 36, filter 3 * 12 = 36, ofmap 12.
+	 * 3x2, stride 2.  SCALE-Sim's size: ceil((6-3+2)/2) = 3 rows,
+	 * ceil((7-2+2)/2) = 4 columns (floor((H-R)/s)+1 would give 2 x 3):
+	 * e = 12, win = 6, k = 2.  2x2 os: sr 12 -> 6 row folds, sc 2 -> 1,
+	 * t 6; 6 folds of 6 + 2 = 8: cycles 48, compute 36; macs 144, util
+	 * 144/192, map 100%.  The last window row (rows 4-6) has 2 rows
+	 * inside, the last column (6-7) 1: taps (3+3+2) * (2+2+2+1) = 56
+	 * read, of 72 in SCALE-Sim's count.  filter 6 * 12 = 72, ofmap 24.
+	 * The windows cover all 6 x 7 words: DRAM 42 + 12 + 24 = 78.
 	 */
-	{ "2x2 os conv stride", 2, 2, OS, { 0 }, { 6, 7, 3, 2, 1, 2, 2 },
-	  BIG, 1, 6, 6, 6, 2, 6, 3, 1, 24, 18, 6, 72, 72.0 / 96, 1.0,
-	  { 36, 36, 0 }, 12, { 36, 12, 0 }, 12, 60 },
+	{ "2x2 os conv stride", 2, 2, OS, { 0 }, { 6, 7, 3, 2, 1, 2, 2, 2 },
+	  BIG, 1, 12, 6, 12, 2, 6, 6, 1, 48, 36, 12, 144, 144.0 / 192, 1.0,
+	  { 56, 72, 0 }, 24, { 42, 12, 0 }, 24, 78 },
+	/* Separate strides (a 9-column row): stride 2 down, 3 across.
+	 * Rows as above (3); columns ceil((7-2+3)/3) = 3: e = 9, win 6,
+	 * k 2.  2x2 os: sr 9 -> 5 row folds, t 6, folds of 8: cycles 40,
+	 * compute 30; macs 108, util 108/160, map 108/120.  Column windows
+	 * at 0, 3, 6: taps 2 + 2 + 1 = 5, so 8 * 5 = 40 read; filter 5 * 12
+	 * = 60; ofmap 18.  Columns covered 0-1, 3-4, 6: 6 x 5 = 30 words.
+	 */
+	{ "2x2 os conv strides", 2, 2, OS, { 0 }, { 6, 7, 3, 2, 1, 2, 2, 3 },
+	  BIG, 1, 9, 6, 9, 2, 6, 5, 1, 40, 30, 10, 108, 108.0 / 160,
+	  108.0 / 120, { 40, 60, 0 }, 18, { 30, 12, 0 }, 18, 60 },
 	/* 100% utilisation: a 1x1 os array has no skew.  GEMM 2,3,4: e 2,
 	 * win 4, k 3; 2 x 3 = 6 folds of 4 cycles: 24 = macs 2*4*3.  ifmap
 	 * read per col fold 3 * 8 = 24, filter per row fold 2 * 12 = 24.
@@ -199,11 +189,11 @@ static const struct scale_case cases[] = {
 	/* A 1x1 ws array still preloads its weight: sr = win 4 row folds,
 	 * sc = k 3, t = e 2; 12 folds of 2 + 2 + 1 - 2 = 3: cycles 36,
 	 * compute 24; util 24/36, map 100%.  ifmap 3 * 8 = 24, filter 12,
-	 * ofmap 4 * 6 = 24, the slice t 2 x 1 fits: 6 written.
+	 * ofmap 4 * 6 = 24, every partial sum written out: 8 + 12 + 24.
 	 */
 	{ "1x1 ws preload", 1, 1, WS, { 2, 3, 4 }, { 0 }, BIG, 1,
 	  2, 4, 4, 3, 2, 4, 3, 36, 24, 12, 24, 24.0 / 36, 1.0,
-	  { 24, 12, 0 }, 24, { 8, 12, 0 }, 6, 26 },
+	  { 24, 12, 0 }, 24, { 8, 12, 0 }, 24, 44 },
 };
 
 static void layer_of(const struct scale_case *c, sim_scale_layer *l)
@@ -212,7 +202,8 @@ static void layer_of(const struct scale_case *c, sim_scale_layer *l)
 		sim_scale_gemm(l, c->gemm[0], c->gemm[1], c->gemm[2]);
 	else
 		*l = (sim_scale_layer) { c->conv[0], c->conv[1], c->conv[2],
-			c->conv[3], c->conv[4], c->conv[5], c->conv[6] };
+			c->conv[3], c->conv[4], c->conv[5], c->conv[6],
+			c->conv[7] };
 }
 
 static void arch_of(const struct scale_case *c, sim_scale_arch *a)
@@ -262,6 +253,19 @@ static void check_case(const struct scale_case *c)
 	assert_int_equal(r.dram_writes[SIM_SCALE_FILTER], 0);
 	assert_int_equal(r.dram_writes[SIM_SCALE_OFMAP], c->dram_writes);
 	assert_int_equal(r.dram_bytes, c->dram_bytes);
+	/* SCALE-Sim's conventions: the last cycle's index, every tap of a
+	 * window read, rows + cols more OFMAP writes per os fold.
+	 */
+	assert_int_equal(r.report.total_cycles, c->cycles - 1);
+	assert_int_equal(r.report.stall_cycles, 0);
+	assert_int_equal(r.report.sram_accesses[SIM_SCALE_IFMAP],
+		r.e * r.win * (c->df == IS ? 1 : r.col_folds));
+	assert_int_equal(r.report.sram_accesses[SIM_SCALE_FILTER],
+		c->sram_reads[SIM_SCALE_FILTER]);
+	assert_int_equal(r.report.sram_accesses[SIM_SCALE_OFMAP],
+		c->ofmap_writes + (c->df == OS ? r.folds * (c->rows + c->cols) :
+		0));
+	assert_float_equal(r.report.mapping_eff, 100 * c->map, 1e-9);
 }
 
 static void test_cases(void **state)
@@ -280,24 +284,31 @@ struct bad_case {
 	const char *name;
 	int64_t rows, cols;
 	int df;
-	int64_t layer[7];	/* h, w, r, s, c, k, stride */
+	int64_t layer[8];	/* h, w, r, s, c, k, stride h, w */
 	int64_t sram0, word_bytes;
 };
 
 static const struct bad_case bad_cases[] = {
-	{ "no rows", 0, 4, OS, { 4, 4, 1, 1, 1, 1, 1 }, 1, 1 },
-	{ "negative cols", 4, -1, OS, { 4, 4, 1, 1, 1, 1, 1 }, 1, 1 },
-	{ "dataflow 3", 4, 4, 3, { 4, 4, 1, 1, 1, 1, 1 }, 1, 1 },
-	{ "no filters", 4, 4, WS, { 4, 4, 1, 1, 1, 0, 1 }, 1, 1 },
-	{ "stride 0", 4, 4, IS, { 4, 4, 1, 1, 1, 1, 0 }, 1, 1 },
-	{ "no channels", 4, 4, OS, { 4, 4, 1, 1, 0, 1, 1 }, 1, 1 },
-	{ "filter taller", 4, 4, OS, { 2, 4, 3, 1, 1, 1, 1 }, 1, 1 },
-	{ "filter wider", 4, 4, OS, { 4, 2, 1, 3, 1, 1, 1 }, 1, 1 },
-	{ "negative sram", 4, 4, OS, { 4, 4, 1, 1, 1, 1, 1 }, -1, 1 },
-	{ "zero-byte word", 4, 4, OS, { 4, 4, 1, 1, 1, 1, 1 }, 1, 0 },
-	/* e = 2^31 * 2^31 = 2^62 fits, but macs = 2^62 * 2 * 2 does not. */
-	{ "overflow", 4, 4, OS, { 1LL << 31, 1LL << 31, 1, 1, 2, 2, 1 },
-	  1, 1 },
+	{ "no rows", 0, 4, OS, { 4, 4, 1, 1, 1, 1, 1, 1 }, 64, 1 },
+	{ "negative cols", 4, -1, OS, { 4, 4, 1, 1, 1, 1, 1, 1 }, 64, 1 },
+	{ "dataflow 3", 4, 4, 3, { 4, 4, 1, 1, 1, 1, 1, 1 }, 64, 1 },
+	{ "no filters", 4, 4, WS, { 4, 4, 1, 1, 1, 0, 1, 1 }, 64, 1 },
+	{ "stride 0", 4, 4, IS, { 4, 4, 1, 1, 1, 1, 0, 1 }, 64, 1 },
+	{ "stride w 0", 4, 4, IS, { 4, 4, 1, 1, 1, 1, 1, 0 }, 64, 1 },
+	{ "no channels", 4, 4, OS, { 4, 4, 1, 1, 0, 1, 1, 1 }, 64, 1 },
+	{ "filter taller", 4, 4, OS, { 2, 4, 3, 1, 1, 1, 1, 1 }, 64, 1 },
+	{ "filter wider", 4, 4, OS, { 4, 2, 1, 3, 1, 1, 1, 1 }, 64, 1 },
+	{ "no sram", 4, 4, OS, { 4, 4, 1, 1, 1, 1, 1, 1 }, 0, 1 },
+	/* 1 KiB of 16-byte words is 64 words: SCALE-Sim's sets of
+	 * floor(64 / 100) words would hold nothing.
+	 */
+	{ "sram of 64 words", 4, 4, OS, { 4, 4, 1, 1, 1, 1, 1, 1 }, 1, 16 },
+	{ "zero-byte word", 4, 4, OS, { 4, 4, 1, 1, 1, 1, 1, 1 }, 64, 0 },
+	/* e = 2^24 x 2^24 pixels passes the 2^32 words an operand may
+	 * have.
+	 */
+	{ "too large", 4, 4, OS, { 1LL << 24, 1LL << 24, 1, 1, 1, 2, 1, 1 },
+	  64, 1 },
 };
 
 static void test_bad(void **state)
@@ -309,7 +320,8 @@ static void test_bad(void **state)
 		const struct bad_case *b = &bad_cases[i];
 		sim_scale_arch a;
 		sim_scale_layer l = { b->layer[0], b->layer[1], b->layer[2],
-			b->layer[3], b->layer[4], b->layer[5], b->layer[6] };
+			b->layer[3], b->layer[4], b->layer[5], b->layer[6],
+			b->layer[7] };
 		sim_scale_result r;
 		dse_error err;
 
@@ -384,7 +396,8 @@ static const struct {
 	int status;
 } cli_cases[] = {
 	{ "--array 4x4 --dataflow os --gemm 4,4,4", 0 },
-	{ "-a 2x2 -d ws -c 5,5,3,3,2,4,2 -s 1,1,1 -w 64", 0 },
+	{ "-a 2x2 -d ws -C 5,5,3,3,2,4,2 -s 1,1,1 -w 8", 0 },
+	{ "-a 2x2 -d ws -C 5,5,3,3,2,4,2,1 -b 4", 0 },	/* USER mode */
 	{ "--array 4x4 --dataflow is --conv 5,5,3,3,2,4,2 --json", 0 },
 	{ "--help", 0 },
 	{ "--dataflow os --gemm 4,4,4", 2 },		/* no array */
@@ -401,6 +414,13 @@ static const struct {
 	{ "--array 4x4 --dataflow os --conv 3,3,5,5,1,1,1", 2 },
 	{ "--array 4x4 --dataflow os --gemm 4,4,4 --sram-kb 1,2", 2 },
 	{ "--array 4x4 --dataflow os --gemm 4,4,4 --word-bytes 0", 2 },
+	{ "--array 4x4 --dataflow os --gemm 4,4,4 --bandwidth 0", 2 },
+	{ "--array 4x4 --dataflow os --gemm 4,4,4 --sram-kb 0,1,1", 2 },
+	{ "--array 4x4 --dataflow os --conv 5,5,3,3,2,4,2,2,2", 2 },
+	{ "-c scale.cfg --array 4x4", 2 },	/* a config and flags */
+	{ "-t topology.csv", 2 },		/* a topology, no config */
+	{ "-c /nonexistent/scale.cfg", 2 },
+	{ "scale.cfg", 2 },			/* the config goes after -c */
 	{ "--array 4x4 --dataflow os --gemm 4,4,4 --bogus", 2 },
 	{ "--array 4x4 --dataflow os --gemm 4,4,4 extra", 2 },
 	{ "--array 4x4 --dataflow os --gemm", 2 },
@@ -418,7 +438,9 @@ static void test_cli(void **state)
 	}
 }
 
-/* The JSON output carries the numbers of the "4x4 ws conv" case. */
+/* The JSON output carries the numbers of the "4x4 ws conv" case (SRAMs of
+ * 6144, 6144, 2048 KiB, as the case's BIG).
+ */
 static void test_json(void **state)
 {
 	char path[] = "/tmp/test_scale_XXXXXX", text[4096];
@@ -431,7 +453,7 @@ static void test_json(void **state)
 	assert_true(fd >= 0);
 	close(fd);
 	assert_int_equal(run_cli("--array 4x4 --dataflow ws --conv "
-		"5,5,3,3,2,4,2 --json", path), 0);
+		"5,5,3,3,2,4,2 --sram-kb 6144,6144,2048 --json", path), 0);
 	f = fopen(path, "r");
 	assert_non_null(f);
 	n = fread(text, 1, sizeof(text) - 1, f);
@@ -440,10 +462,12 @@ static void test_json(void **state)
 	unlink(path);
 	assert_non_null(strstr(text, "\"dataflow\": \"ws\""));
 	assert_non_null(strstr(text, "\"row_folds\": 5, \"col_folds\": 1"));
-	assert_non_null(strstr(text, "\"cycles\": 70, \"compute_cycles\": 20"));
+	assert_non_null(strstr(text, "\"cycles\": 70, \"stall_cycles\": 0, "
+		"\"compute_cycles\": 20"));
+	assert_non_null(strstr(text, "\"scalesim_total_cycles\": 69"));
 	assert_non_null(strstr(text, "\"sram_writes\": {\"ifmap\": 0, "
 		"\"filter\": 0, \"ofmap\": 80}"));
-	assert_non_null(strstr(text, "\"dram_bytes\": 160"));
+	assert_non_null(strstr(text, "\"dram_bytes\": 202"));
 }
 
 int main(int argc, char **argv)
