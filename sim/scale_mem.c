@@ -528,65 +528,63 @@ static int64_t order_next(struct order *o)
 	return o->op == FI ? j * o->tb->win + i : i * o->tb->k + j;
 }
 
-/* The next word of the order, starting over at its end (a word exists:
- * the order holds the whole operand).
- */
-static int64_t order_word(struct order *o)
-{
-	for (;;) {
-		int64_t a = order_next(o);
-
-		if (a >= 0)
-			return a;
-		if (a == -2)
-			order_reset(o);
-	}
-}
-
 struct user_rd {
-	int32_t *count;		/* copies of each word in the window */
-	struct order add, drop;	/* the window's leading and trailing sets */
+	/* The sets each word of the operand is in: sets[at[a] ..
+	 * at[a + 1]) for address a, ascending.
+	 */
+	int64_t *at;
+	int32_t *sets;
 	int64_t set_words, n_sets, a_sets, p_sets, valid;
-	int64_t add_set, drop_set;
+	int64_t start;		/* the window is sets start .. start + a_sets
+				 * - 1, modulo n_sets */
 	int64_t lines0, lines_p, bw;
 	int64_t last;		/* cycle the last fetch ended */
 	int64_t fetches;
 };
 
-/* Moves one set through the window: added (+1) or dropped (-1). */
-static void user_set(struct user_rd *r, struct order *o, int64_t *set,
-	int delta)
+/* How many moves of the window by p_sets bring address "a" into it: 0
+ * when it is in already.  After m moves set s is in the window when
+ * (s - start - m p) mod n < a_sets; that offset falls by p a move, and a
+ * window at least as wide as a move cannot be jumped over.
+ */
+static int64_t user_moves(const struct user_rd *r, int64_t a)
 {
-	int64_t n = *set == r->n_sets - 1 ?
-		r->valid - (r->n_sets - 1) * r->set_words : r->set_words, i;
+	int64_t best = -1, i;
 
-	for (i = 0; i < n; i++)
-		r->count[order_word(o)] += delta;
-	if (++*set == r->n_sets) {
-		*set = 0;
-		order_reset(o);
+	for (i = r->at[a]; i < r->at[a + 1]; i++) {
+		int64_t off = ((int64_t) r->sets[i] - r->start) % r->n_sets, m;
+
+		if (off < 0)
+			off += r->n_sets;
+		if (off < r->a_sets)
+			return 0;
+		m = cdiv(off - r->a_sets + 1, r->p_sets);
+		if (best < 0 || m < best)
+			best = m;
 	}
+	return best;
 }
 
 /* The words of a row at cycle "cycle"; returns SCALE-Sim's offset (the
- * hit latency 1 plus the stall).
+ * hit latency 1 plus the stall).  Every move of the window fetches the
+ * prefetch half, issued right after the previous fetch.
  */
 static int64_t user_row(struct user_rd *r, const int64_t *a, int64_t n,
 	int64_t cycle)
 {
-	int64_t off = 1, i, k;
+	int64_t off = 1, i;
 
-	for (i = 0; i < n; i++)
-		while (!r->count[a[i]]) {
-			for (k = 0; k < r->p_sets; k++) {
-				user_set(r, &r->drop, &r->drop_set, -1);
-				user_set(r, &r->add, &r->add_set, +1);
-			}
-			r->fetches++;
-			r->last += r->lines_p + 1;
-			if (r->last - (cycle + off) > 0)
-				off = r->last - cycle;
-		}
+	for (i = 0; i < n; i++) {
+		int64_t m = r->p_sets ? user_moves(r, a[i]) : 0;
+
+		if (!m)
+			continue;
+		r->start = (r->start + m * r->p_sets) % r->n_sets;
+		r->fetches += m;
+		r->last += m * (r->lines_p + 1);
+		if (r->last - (cycle + off) > 0)
+			off = r->last - cycle;
+	}
 	return off;
 }
 
@@ -624,41 +622,43 @@ static void user_order(const struct sim_scale__geom *g, const struct tabs *tb,
 }
 
 /* Starts a USER read buffer of "words" words over operand "op" of
- * "range" addresses: counts the words of its order, sizes the sets and the
- * window, and fills the first window (fetched before the first cycle).
+ * "range" addresses: cuts its prefetch order into sets, notes the sets of
+ * every word and sizes the window (fetched before the first cycle).
  * Returns -1 when memory runs out.
  */
 static int user_init(struct user_rd *r, const struct sim_scale__geom *g,
 	const struct tabs *tb, int op, int64_t words, int64_t range)
 {
-	int64_t active = (words + 1) / 2, lines, k;
+	int64_t active = (words + 1) / 2, k = 0, a, i;
+	struct order o;
 
 	memset(r, 0, sizeof(*r));
-	r->count = calloc((size_t) range, sizeof(*r->count));
-	if (!r->count)
+	user_order(g, tb, op, &o);
+	r->at = calloc((size_t) range + 2, sizeof(*r->at));
+	if (!r->at)
 		return -1;
-	user_order(g, tb, op, &r->add);
-	for (;;) {
-		int64_t a = order_next(&r->add);
-
-		if (a == -2)
-			break;
-		r->valid += a >= 0;
-	}
-	order_reset(&r->add);
-	r->drop = r->add;
-	r->bw = g->arch->bandwidth;
+	while ((a = order_next(&o)) != -2)
+		if (a >= 0)
+			r->at[a + 2]++;
+	for (i = 0; i < range; i++)
+		r->at[i + 2] += r->at[i + 1];
+	r->valid = r->at[range + 1];
+	r->sets = malloc((size_t) r->valid * sizeof(*r->sets) + 1);
+	if (!r->sets)
+		return -1;
 	r->set_words = cdiv(words, SETS);
+	order_reset(&o);
+	while ((a = order_next(&o)) != -2)
+		if (a >= 0)
+			r->sets[r->at[a + 1]++] = (int32_t) (k++ / r->set_words);
+	r->bw = g->arch->bandwidth;
 	r->n_sets = r->valid / r->set_words + 1;
 	r->a_sets = min64(cdiv(active, r->set_words), r->n_sets);
 	r->p_sets = min64(cdiv(words - active, r->set_words),
 		r->n_sets - r->a_sets);
-	lines = cdiv(r->add.m_n * r->add.x_n, r->bw);
-	r->lines0 = min64(cdiv(active, r->bw), lines);
+	r->lines0 = min64(cdiv(active, r->bw), cdiv(o.m_n * o.x_n, r->bw));
 	r->lines_p = cdiv(words - active, r->bw);
 	r->last = -1;
-	for (k = 0; k < r->a_sets; k++)
-		user_set(r, &r->add, &r->add_set, +1);
 	return 0;
 }
 
@@ -1128,7 +1128,8 @@ static int user_mode(struct mem *m, sim_scale_result *res)
 	for (op = IF; op <= FI; op++) {
 		int64_t n = rd[op].lines0 + rd[op].fetches * rd[op].lines_p;
 
-		free(rd[op].count);
+		free(rd[op].at);
+		free(rd[op].sets);
 		res->dram_reads[op] = n * rd[op].bw;
 		res->report.dram_accesses[op] = n * rd[op].bw;
 		res->report.dram_start[op] = -rd[op].lines0;
