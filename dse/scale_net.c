@@ -236,12 +236,14 @@ static dse_stat make_dir(const char *path, dse_error *err)
 {
 	struct stat st;
 
-	if (!mkdir(path, 0777) || (errno == EEXIST && !stat(path, &st) &&
-		S_ISDIR(st.st_mode)))
+	if (!mkdir(path, 0777))
 		return dse_stat_ok;
+	if (errno == EEXIST && !stat(path, &st))
+		return S_ISDIR(st.st_mode) ? dse_stat_ok :
+			dse_error_set(err, DSE_E_INPUT, "cannot make the "
+			"folder '%s': something else has that name", path);
 	return dse_error_set(err, DSE_E_IO, "cannot make the folder '%s': %s",
-		path, errno == EEXIST ? "something else has that name" :
-		strerror(errno));
+		path, strerror(errno));
 }
 
 static dse_stat write_reports(const struct dse_scale_net_opts *o,

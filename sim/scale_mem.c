@@ -444,6 +444,7 @@ struct calc_rd {
 	 */
 	uint32_t *gen;
 	int64_t *lo, *hi;
+	int64_t *len;		/* a tile's words + 1, once known */
 	int64_t last_fold, last_pos;	/* a hand-over inside a tile */
 };
 
@@ -889,31 +890,83 @@ static int calc_ifmap(struct mem *m, struct calc_rd *r)
 	return 0;
 }
 
-/* The FILTER tile of fold (fc, fr): its id and its length.  Every word of
- * a tile is a different filter weight, and two tiles are either the same
- * or share no word: os reads tile fc in every row fold, ws a new tile per
- * fold, is tile fr in every column fold.
+/* Whether no two taps of the layer read the same IFMAP word: windows that
+ * do not overlap (a stride at least the filter's size, or one window
+ * along that axis, as in every GEMM).
+ * The IFMAP's tiles then behave as the FILTER's.
  */
-static void filter_tile(const struct sim_scale__geom *g, int64_t fc,
-	int64_t fr, int64_t *id, int64_t *len)
+static int ifmap_disjoint(const struct sim_scale__geom *g)
 {
-	int64_t ur = min64(g->arch->rows, g->sr - fr * g->arch->rows);
-	int64_t uc = min64(g->arch->cols, g->sc - fc * g->arch->cols);
+	const sim_scale_layer *l = g->layer;
 
-	switch (g->arch->dataflow) {
-	case SIM_SCALE_OS:
-		*id = fc;
-		*len = g->t * uc;
-		break;
-	case SIM_SCALE_WS:
-		*id = fc * g->row_folds + fr;
-		*len = ur * uc;
-		break;
-	default:
-		*id = fr;
-		*len = g->t * ur;
-		break;
-	}
+	return (g->out_h == 1 || l->stride_h >= l->r) &&
+		(g->out_w == 1 || l->stride_w >= l->s);
+}
+
+/* The taps of pixels [p0, p1) at window indices [j0, j1) that lie
+ * inside the IFMAP.
+ */
+static int64_t taps_inside(const struct tabs *tb, int64_t p0, int64_t p1,
+	int64_t j0, int64_t j1)
+{
+	int64_t p, j, n = 0;
+
+	for (p = p0; p < p1; p++)
+		for (j = j0; j < j1; j++)
+			n += tb->jr[j] < tb->maxr[p] && tb->jc[j] < tb->maxc[p];
+	return n;
+}
+
+/* The pixels whose tap j lies inside the IFMAP. */
+static int64_t pixels_inside(const struct sim_scale__geom *g,
+	const struct tabs *tb, int64_t j)
+{
+	const sim_scale_layer *l = g->layer;
+
+	return min64(g->out_h, cdiv(l->h - tb->jr[j], l->stride_h)) *
+		min64(g->out_w, cdiv(l->w - tb->jc[j], l->stride_w));
+}
+
+/* The tile of operand "op" in fold (fc, fr): its id (tile_id) and its
+ * number of words (tile_len).  Every word of a tile is a different word of the operand, and
+ * two tiles are either the same or share no word.  The FILTER: os reads
+ * tile fc in every row fold, ws a new tile per fold, is tile fr in every
+ * column fold.  A disjoint IFMAP: os and ws read tile fr in every column
+ * fold (os its pixels fr, ws its window indices fr), is a new tile per
+ * fold.
+ */
+static void tile_id(struct mem *m, int op, int64_t fc, int64_t fr,
+	int64_t *id)
+{
+	const struct sim_scale__geom *g = m->g;
+	int df = g->arch->dataflow;
+
+	if (op == FI)
+		*id = df == SIM_SCALE_OS ? fc : df == SIM_SCALE_WS ?
+			fc * g->row_folds + fr : fr;
+	else
+		*id = df == SIM_SCALE_IS ? fc * g->row_folds + fr : fr;
+}
+
+/* The words of the tile of operand "op" in fold (fc, fr). */
+static int64_t tile_len(struct mem *m, int op, int64_t fc, int64_t fr)
+{
+	const struct sim_scale__geom *g = m->g;
+	int64_t ar = g->arch->rows, ac = g->arch->cols, j, len = 0;
+	int64_t ur = min64(ar, g->sr - fr * ar), uc = min64(ac, g->sc - fc * ac);
+	int df = g->arch->dataflow;
+
+	if (op == FI)
+		return df == SIM_SCALE_WS ? ur * uc :
+			g->t * (df == SIM_SCALE_OS ? uc : ur);
+	if (df == SIM_SCALE_OS)
+		return taps_inside(&m->tb, fr * ar, fr * ar + ur, 0, g->win);
+	if (df == SIM_SCALE_IS)
+		return taps_inside(&m->tb, fc * ac, fc * ac + uc, fr * ar,
+			fr * ar + ur);
+	for (j = fr * ar; j < fr * ar + ur; j++)
+		len += pixels_inside(g, &m->tb, j);
+	return len;
 }
 
 /* One FILTER tile through a CALC buffer, a run of words at a time: the
@@ -978,40 +1031,45 @@ static int64_t row_of_pos(struct mem *m, int op, int64_t fold, int64_t pos)
 	return fold * g->fold_len + d;
 }
 
-/* The FILTER through a CALC buffer, tile by tile. */
-static int calc_filter(struct mem *m, struct calc_rd *r)
+/* Operand "op" through a CALC buffer, tile by tile. */
+static int calc_tiles(struct mem *m, int op, struct calc_rd *r)
 {
 	const struct sim_scale__geom *g = m->g;
-	int64_t ids = g->arch->dataflow == SIM_SCALE_OS ? g->col_folds :
-		g->arch->dataflow == SIM_SCALE_WS ? g->folds : g->row_folds;
-	int64_t fc, fr, id, len;
+	int64_t ids = g->folds;	/* a tile id is below the fold count */
+	int64_t fc, fr, id;
 
 	r->gen = calloc((size_t) ids, sizeof(*r->gen));
 	r->lo = calloc((size_t) ids, sizeof(*r->lo));
 	r->hi = calloc((size_t) ids, sizeof(*r->hi));
-	if (!r->gen || !r->lo || !r->hi) {
+	r->len = calloc((size_t) ids, sizeof(*r->len));
+	if (!r->gen || !r->lo || !r->hi || !r->len) {
 		free(r->gen);
 		free(r->lo);
 		free(r->hi);
+		free(r->len);
 		return -1;
 	}
 	for (fc = 0; fc < g->col_folds; fc++)
 		for (fr = 0; fr < g->row_folds; fr++) {
-			filter_tile(g, fc, fr, &id, &len);
-			calc_tile(r, id, len, fc * g->row_folds + fr);
+			tile_id(m, op, fc, fr, &id);
+			if (!r->len[id])
+				r->len[id] = tile_len(m, op, fc, fr) + 1;
+			calc_tile(r, id, r->len[id] - 1, fc * g->row_folds + fr);
 		}
 	if (r->handovers)
-		r->last_row = row_of_pos(m, FI, r->last_fold, r->last_pos);
+		r->last_row = row_of_pos(m, op, r->last_fold, r->last_pos);
 	free(r->gen);
 	free(r->lo);
 	free(r->hi);
+	free(r->len);
 	return 0;
 }
 
 /* A CALC read buffer over operand "op": its DRAM reads and the cycles of
  * its SRAM and DRAM activity.  When every word the layer reads fits one
- * active half, nothing is ever fetched twice; else the IFMAP's stream is
- * replayed word by word and the FILTER's tile by tile.
+ * active half, nothing is ever fetched twice; else the FILTER and an IFMAP
+ * whose windows do not overlap go through tile by tile, and any other
+ * IFMAP word by word.
  */
 static int read_pass(struct mem *m, int op, const struct stalls *st,
 	sim_scale_result *res)
@@ -1029,7 +1087,8 @@ static int read_pass(struct mem *m, int op, const struct stalls *st,
 	seen_row(m, op, last + stalls_before(st, last) + 1);
 	if (g->distinct[op] < r.cap)
 		r.fill = g->distinct[op];
-	else if (op == IF ? calc_ifmap(m, &r) : calc_filter(m, &r))
+	else if (op == IF && !ifmap_disjoint(g) ? calc_ifmap(m, &r) :
+		 calc_tiles(m, op, &r))
 		return -1;
 	taken = r.handovers * r.cap + r.fill;
 	res->dram_reads[op] = taken;

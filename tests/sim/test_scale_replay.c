@@ -671,6 +671,8 @@ static void check_one(int user, int n)
 	y.l.k = pick(1, 12);
 	y.l.stride_h = pick(1, 3);
 	y.l.stride_w = pick(0, 1) ? y.l.stride_h : pick(1, 4);
+	if (!pick(0, 4))
+		sim_scale_gemm(&y.l, pick(1, 20), pick(1, 12), pick(1, 20));
 	sim_scale_arch_default(&a, pick(1, 5), pick(1, 5), df);
 	a.word_bytes = (int64_t) 1 << pick(0, 3);
 	for (op = 0; op < 3; op++)
