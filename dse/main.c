@@ -55,8 +55,8 @@ static const char usage[] =
 "                      for AutoSA, Tensil or as JSON (dse tune --help)\n"
 "  show                print a results file's front or cloud as a table or\n"
 "                      CSV, sorted by any column (dse show --help)\n"
-"  scalesim            the SCALE-Sim-style output/weight/input-stationary\n"
-"                      GEMM and convolution mode (dse scalesim --help)\n"
+"  scalesim            SCALE-Sim's config and topology files, or one layer,\n"
+"                      on an os/ws/is systolic array (dse scalesim --help)\n"
 "\n"
 "Parallelism: MPI ranks from mpirun, OpenMP threads per rank from\n"
 "OMP_NUM_THREADS. The front is the same for any number of either.\n"
@@ -1234,7 +1234,7 @@ int main(int argc, char **argv)
 	dse_error err;
 	int started = 0, status;
 
-	/* scalesim is a small serial calculation that needs no MPI; under
+	/* scalesim is a calculation of one process that needs no MPI; under
 	 * mpirun only the first rank runs it, so the answer prints once.
 	 */
 	if (argc > 1 && !strcmp(argv[1], "scalesim"))
