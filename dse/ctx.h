@@ -135,6 +135,11 @@ search_evaluator dse_evaluator(const dse_ctx *ctx);
  */
 int dse_is_workload(const dse_ctx *ctx);
 const char *dse_workload_family(const dse_ctx *ctx);
+/* The path of the ONNX model of an overlay-systolic workload (as the
+ * config names it, relative to the config's folder) in "buf"; returns
+ * NULL when the workload has none.
+ */
+const char *dse_workload_onnx(const dse_ctx *ctx, char *buf, size_t size);
 int dse_workload_n_knobs(const dse_ctx *ctx);
 const char *dse_workload_knob_name(const dse_ctx *ctx, int knob);
 int64_t dse_workload_knob_default(const dse_ctx *ctx, int knob);

@@ -202,6 +202,24 @@ static void emit_json(const dse_ctx *ctx, const struct best *b, int metric,
 	fputs("}\n", out);
 }
 
+/* For a workload read from ONNX, the Tensil compiler's command that
+ * compiles that model for the architecture being written: on standard
+ * error, so that standard output stays the .tarch file.
+ */
+static void tensil_command(const dse_ctx *ctx, const dse_tune_opts *opts)
+{
+	char onnx[DSE_PATH_LEN], outputs[512];
+
+	if (ctx->quiet || !dse_workload_onnx(ctx, onnx, sizeof(onnx)))
+		return;
+	if (tensil_onnx_outputs(onnx, outputs, sizeof(outputs)) ||
+	    !outputs[0])
+		snprintf(outputs, sizeof(outputs), "<output node>");
+	fprintf(stderr, "dse: compile it with Tensil: tensil compile -a %s "
+		"-m %s -o \"%s\" -s true\n", opts->output ? opts->output :
+		"design.tarch", onnx, outputs);
+}
+
 /* Writes the emitted form to opts->output (atomically: a temporary name
  * renamed at the end) or to standard output.
  */
@@ -222,6 +240,7 @@ static dse_stat emit(const dse_ctx *ctx, const dse_tune_opts *opts,
 	if (form == DSE_EMIT_AUTOSA) {
 		emit_autosa(ctx, b, out);
 	} else if (form == DSE_EMIT_TENSIL) {
+		tensil_command(ctx, opts);
 		char buf[1024];
 
 		int n = tensil_tarch_json(ctx->tensil, b->knobs, buf,

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ctx.h"
 #include "tensil/tarch.h"
@@ -545,8 +546,17 @@ static dse_stat family_space(dse_ctx *ctx, dse_error *err)
 	return dse_stat_ok;
 }
 
-/* The network of an overlay-systolic workload: a built-in or a topology
- * CSV (convolutions in SCALE-Sim's form, or GEMMs "name, M, N, K").
+/* Whether the model named in the config is an ONNX file. */
+static int is_onnx(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	return n > 5 && !strcasecmp(name + n - 5, ".onnx");
+}
+
+/* The network of an overlay-systolic workload: a built-in, an ONNX model
+ * or a topology CSV (convolutions in SCALE-Sim's form, or GEMMs "name, M,
+ * N, K").
  */
 static tensil_model *load_network(const dse_ctx *ctx, dse_error *err)
 {
@@ -558,9 +568,9 @@ static tensil_model *load_network(const dse_ctx *ctx, dse_error *err)
 	if (!name == !topo || dse_cfg_has(ctx->cfg, "workload", "graph") ||
 	    dse_cfg_has(ctx->cfg, "workload", "layers")) {
 		wl_error(ctx, "workload", "family", -1, err, "an "
-			"overlay-systolic workload is 'model = <built-in>' or "
-			"'topology = <file.csv>', exactly one, and no graph "
-			"or layers");
+			"overlay-systolic workload is 'model = <built-in>', "
+			"'model = <file.onnx>' or 'topology = <file.csv>', "
+			"exactly one, and no graph or layers");
 		return NULL;
 	}
 	if (topo) {
@@ -572,13 +582,23 @@ static tensil_model *load_network(const dse_ctx *ctx, dse_error *err)
 			unreadable_at(ctx, "topology", "topology", err);
 		return m;
 	}
+	if (is_onnx(name)) {
+		char path[DSE_PATH_LEN];
+
+		config_path(ctx, name, path, sizeof(path));
+		m = tensil_model_read_onnx(path, err);
+		if (!m)
+			unreadable_at(ctx, "model", "model", err);
+		return m;
+	}
 	m = tensil_model_builtin(name, err);
 	if (!m) {
 		char known[256];
 
 		tensil_model_builtin_names(known, sizeof(known));
 		wl_error(ctx, "workload", "model", -1, err, "unknown network "
-			"'%s' (built-in: %s)", name, known);
+			"'%s' (built-in: %s; or an ONNX file, name.onnx)", name,
+			known);
 	}
 	return m;
 }
@@ -692,6 +712,17 @@ dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err)
 			"(partitions, plans) in %.1f s\n",
 			gnn_family_kind_name(kind), MPI_Wtime() - t0);
 	return dse_stat_ok;
+}
+
+const char *dse_workload_onnx(const dse_ctx *ctx, char *buf, size_t size)
+{
+	const char *name = ctx->tensil ? dse_cfg_string(ctx->cfg, "workload",
+		"model", NULL) : NULL;
+
+	if (!is_onnx(name))
+		return NULL;
+	config_path(ctx, name, buf, size);
+	return buf;
 }
 
 int dse_is_workload(const dse_ctx *ctx)

@@ -12,10 +12,11 @@
 
 #include "internal.h"
 
-/* A row has at most the ten columns of the extended topology form; a few
- * more are split so that "too many fields" can point at the first extra.
+/* A row has at most the twelve columns of the extended topology form; a
+ * few more are split so that "too many fields" can point at the first
+ * extra.
  */
-#define MAX_FIELDS 12
+#define MAX_FIELDS 14
 #define FIELD_LEN 96
 
 /* The most multiply-accumulates one layer, and a whole list, may ask for.
@@ -55,7 +56,7 @@ struct reader {
 static const char *const conv_columns[] = {
 	"Layer name", "IFMAP Height", "IFMAP Width", "Filter Height",
 	"Filter Width", "Channels", "Num Filter", "Strides", "Padding",
-	"Activation"
+	"Activation", "Residual", "Pooling"
 };
 
 static const char *const gemm_columns[] = { "name", "M", "N", "K" };
@@ -169,12 +170,13 @@ static dse_stat read_header(struct reader *rd, const struct row *r,
 		*form = FORM_GEMM;
 		return dse_stat_ok;
 	}
-	if (r->n >= 8 && r->n <= 10) {
+	if (r->n >= 8 && r->n <= 12) {
 		*form = FORM_CONV;
 		return dse_stat_ok;
 	}
 	return fail(rd, 1, "the header must have the 8 columns of SCALE-Sim's"
-		" topology (up to 10 with Padding and Activation) or the 4 of "
+		" topology (up to 12 with Padding, Activation, Residual and "
+		"Pooling) or the 4 of "
 		"a GEMM list (name, M, N, K)");
 }
 
@@ -189,7 +191,8 @@ static dse_stat read_word(struct reader *rd, const struct field *f,
 			return dse_stat_ok;
 		}
 	return fail(rd, f->col, "%s: '%s' is not one of %s", what, f->text,
-		n == 2 ? "same, valid" : "none, relu, leaky");
+		n == 3 ? "none, relu, leaky" : words[0][0] == 'v' ?
+		"same, valid" : "none, add");
 }
 
 static dse_stat check_count(struct reader *rd, const struct row *r, int lo,
@@ -198,7 +201,7 @@ static dse_stat check_count(struct reader *rd, const struct row *r, int lo,
 	if (r->n > hi)
 		return fail(rd, r->f[hi].col, "too many fields: a row has at "
 			"most %s", hi == 4 ? "4 (name, M, N, K)" :
-			"10 columns");
+			"12 columns");
 	if (r->n < lo)
 		return fail(rd, r->end_col, "expected %d fields, found %d",
 			lo, r->n);
@@ -211,16 +214,43 @@ static dse_stat check_count(struct reader *rd, const struct row *r, int lo,
 	return dse_stat_ok;
 }
 
-/* One row of SCALE-Sim's form: name, H, W, FH, FW, C, F, S [, pad, act]. */
+/* The Pooling column: "none", "global" (the average of all outputs) or
+ * "max<k>/<s>" (k x k windows at stride s, SAME padding).
+ */
+static dse_stat read_pool(struct reader *rd, const struct field *f,
+	tensil_layer *l)
+{
+	int k, s, n = 0;
+
+	if (!strcasecmp(f->text, "none"))
+		return dse_stat_ok;
+	if (!strcasecmp(f->text, "global")) {
+		l->global_pool = 1;
+		return dse_stat_ok;
+	}
+	if (sscanf(f->text, "max%d/%d%n", &k, &s, &n) != 2 ||
+	    f->text[n] || k < 1 || k > TENSIL_MAX_DIM || s < 1 || s > k)
+		return fail(rd, f->col, "Pooling: '%s' is not none, global or "
+			"max<k>/<s> (a k x k max pool at stride s <= k, e.g. "
+			"max3/2)", f->text);
+	l->pool_k = k;
+	l->pool_stride = s;
+	return dse_stat_ok;
+}
+
+/* One row of SCALE-Sim's form: name, H, W, FH, FW, C, F, S [, pad, act,
+ * residual, pool].
+ */
 static dse_stat read_conv(struct reader *rd, const struct row *r,
 	tensil_layer *l)
 {
 	static const char *const pads[] = { "valid", "same" };
 	static const char *const acts[] = { "none", "relu", "leaky" };
+	static const char *const res[] = { "none", "add" };
 	int64_t v[7];
-	int i, same = 0, act = TENSIL_ACT_NONE;
+	int i, same = 0, act = TENSIL_ACT_NONE, residual = 0;
 
-	if (check_count(rd, r, 8, 10) != dse_stat_ok)
+	if (check_count(rd, r, 8, 12) != dse_stat_ok)
 		return dse_stat_error;
 	for (i = 0; i < 7; i++) {
 		int64_t hi = i == 4 || i == 5 ? TENSIL_MAX_CHANNELS :
@@ -237,6 +267,10 @@ static dse_stat read_conv(struct reader *rd, const struct row *r,
 	    read_word(rd, &r->f[9], "Activation", acts, 3, &act) !=
 	    dse_stat_ok)
 		return dse_stat_error;
+	if (r->n > 10 && r->f[10].text[0] &&
+	    read_word(rd, &r->f[10], "Residual", res, 2, &residual) !=
+	    dse_stat_ok)
+		return dse_stat_error;
 	if (!same && (v[2] > v[0] || v[3] > v[1]))
 		return fail(rd, r->f[v[2] > v[0] ? 3 : 4].col, "the filter is "
 			"larger than the IFMAP (VALID padding: the IFMAP is "
@@ -244,6 +278,9 @@ static dse_stat read_conv(struct reader *rd, const struct row *r,
 	tensil_layer_conv(l, r->f[0].text, (int) v[0], (int) v[1], (int) v[4],
 		(int) v[2], (int) v[3], (int) v[5], (int) v[6], same);
 	l->act = act;
+	l->residual = residual;
+	if (r->n > 11 && r->f[11].text[0])
+		return read_pool(rd, &r->f[11], l);
 	return dse_stat_ok;
 }
 

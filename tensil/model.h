@@ -168,6 +168,23 @@ tensil_model *tensil_model_read_csv(const char *path, dse_error *err);
 tensil_model *tensil_model_parse_csv(const char *text, const char *file,
 	dse_error *err);
 
+/* Reads an ONNX model (tensil/onnx.c has the operators and how they become
+ * layers).  An error about a node is DSE_E_INPUT at "file:N:0", N the
+ * node's place in the graph from 1; about the file as a whole at line 1.
+ * The model is named after the file.
+ */
+tensil_model *tensil_model_read_onnx(const char *path, dse_error *err);
+
+/* The same from the bytes of the file held in memory. */
+tensil_model *tensil_model_parse_onnx(const uint8_t *data, size_t len,
+	const char *file, dse_error *err);
+
+/* The names of an ONNX model's graph outputs, comma-separated, in "buf"
+ * (what Tensil's compiler takes as its output nodes).  Returns 0, or -1
+ * when the file does not read (buf is then empty).
+ */
+int tensil_onnx_outputs(const char *path, char *buf, size_t size);
+
 /* The built-in models, written from their published layer shapes:
  * "resnet20v2" (CIFAR-10, 32x32x3), "resnet50v2" (ImageNet, 224x224x3),
  * "yolov4-tiny" (416x416x3) and "yolov4-tiny-192" (the 192x192 input that

@@ -90,4 +90,16 @@ printf 'name, M, N, K\nfc1, 64, 512, 784\nfc2, 64, x, 512\n' >"$TMP/t.csv"
 printf '[workload]\nfamily = overlay-systolic\ntopology = t.csv\n' >"$TMP/t.cfg"
 run_status 2 "malformed topology row" -q -o "$TMP/t.h5" "$TMP/t.cfg"
 grep -q "t.csv:3" <<<"$err" && ok || fail "malformed topology row: $err"
+# An ONNX model: the sweep reads it, and the tuner names it in the Tensil
+# command it prints (standard output stays the .tarch).
+"$DSE" tune --emit tensil -o "$TMP/onnx.tarch" "$SRC/configs/tensil-onnx.cfg" \
+	>/dev/null 2>"$TMP/err" && ok || fail "tune of the ONNX example: $(cat "$TMP/err")"
+grep -q 'tensil compile -a .*onnx.tarch -m .*configs/topologies/resnet-block\.onnx -o "fc" -s true' \
+	"$TMP/err" && ok || fail "no Tensil command naming the ONNX file: $(cat "$TMP/err")"
+/usr/bin/python3 -c "import json, sys; json.load(open(sys.argv[1]))" \
+	"$TMP/onnx.tarch" && ok || fail "the .tarch of the ONNX example is no JSON"
+printf '%b' "${W}model = $SRC/tests/bad/data/onnx-sigmoid.onnx\n" >"$TMP/o.cfg"
+run_status 2 "unknown ONNX operator" -q -o "$TMP/o.h5" "$TMP/o.cfg"
+grep -q "onnx-sigmoid.onnx:2:0: error: node 2 'act' (Sigmoid)" <<<"$err" &&
+	ok || fail "unknown ONNX operator: $err"
 finish

@@ -114,8 +114,14 @@ static const struct bad_case {
 	{ HDR "L1, 8, 8, -3, 1, 1, 1, 1\n", 2, 11,
 	  "Filter Height: '-3' is not an integer" },
 	{ HDR "L1, 8, 8, 3\n", 2, 12, "expected 8 fields, found 4" },
-	{ HDR "L1,8,8,1,1,1,1,1,same,relu,extra\n", 2, 28,
+	{ HDR "L1,8,8,1,1,1,1,1,same,relu,none,none,extra\n", 2, 38,
 	  "too many fields" },
+	{ HDR "L1,8,8,1,1,1,1,1,same,relu,extra\n", 2, 28,
+	  "Residual: 'extra' is not one of none, add" },
+	{ HDR "L1,8,8,1,1,1,1,1,same,relu,add,max3\n", 2, 32,
+	  "Pooling: 'max3' is not none, global or max<k>/<s>" },
+	{ HDR "L1,8,8,1,1,1,1,1,same,relu,add,max2/3\n", 2, 32,
+	  "Pooling: 'max2/3' is not" },
 	{ HDR "L1, 2, 2, 3, 3, 1, 1, 1\n", 2, 11,
 	  "the filter is larger than the IFMAP" },
 	{ HDR "L1,8,8,3,3,1,1,1,full\n", 2, 18,
@@ -365,11 +371,43 @@ static void test_copy(void **state)
 	assert_null(tensil_model_free(NULL));
 }
 
+/* The Residual and Pooling columns set the layer's accumulator work: a
+ * residual addition and a 3 x 3 / 2 max pool; a global average.
+ */
+static void test_post_columns(void **state)
+{
+	static const char text[] = HDR
+		"c,8,8,3,3,4,4,1,same,relu,add,max3/2\n"
+		"d,4,4,1,1,4,4,1,same,none,none,global\n"
+		"e,4,4,1,1,4,4,1,same,,ADD,none\n";
+	dse_error err = { 0 };
+	tensil_model *m = tensil_model_parse_csv(text, "post.csv", &err);
+	const tensil_layer *c, *d, *e;
+
+	(void) state;
+	assert_non_null(m);
+	c = tensil_model_layer(m, 0);
+	d = tensil_model_layer(m, 1);
+	e = tensil_model_layer(m, 2);
+	assert_int_equal(c->residual, 1);
+	assert_int_equal(c->act, TENSIL_ACT_RELU);
+	assert_int_equal(c->pool_k, 3);
+	assert_int_equal(c->pool_stride, 2);
+	assert_int_equal(c->global_pool, 0);
+	assert_int_equal(d->residual, 0);
+	assert_int_equal(d->pool_k, 0);
+	assert_int_equal(d->global_pool, 1);
+	assert_int_equal(e->residual, 1);
+	assert_int_equal(e->act, TENSIL_ACT_NONE);
+	tensil_model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_post_columns),
 		cmocka_unit_test(test_file),
 		cmocka_unit_test(test_layer_check),
 		cmocka_unit_test(test_builtins),
