@@ -511,6 +511,38 @@ static dse_stat write_strategy(const dse_ctx *ctx, res_file *f,
 	return dse_stat_ok;
 }
 
+/* What a plot draws the designs against: the board's clock, DRAM
+ * bandwidth and peak (its DSP slices over the DSP slices of one MAC of
+ * the data type, 2 operations a MAC a cycle), and each constraint as
+ * "metric <= value" (or ">=") in the metric's own unit, one a line,
+ * "board" after those of board fit.
+ */
+static dse_stat write_roof(const dse_ctx *ctx, res_file *f, dse_error *err)
+{
+	char text[SEARCH_MAX_CONSTRAINTS * 64] = "";
+	double per_mac = ctx->dtype && ctx->dtype->dsp_per_mac > 0 ?
+		ctx->dtype->dsp_per_mac : 1.0;
+	double peak = floor(sim_metric_capacity(&ctx->board, SIM_M_DSP) /
+		per_mac) * 2.0 * ctx->board.mhz / 1e3;
+	int c;
+
+	for (c = 0; c < ctx->sopt.n_constraints; c++) {
+		const search_constraint *s = &ctx->sopt.constraints[c];
+		int lower = isinf(s->max);
+
+		snprintf(text + strlen(text), sizeof(text) - strlen(text),
+			"%s%s %s %.17g%s", c ? "\n" : "",
+			sim_metric_name(s->metric), lower ? ">=" : "<=",
+			lower ? s->min : s->max, ctx->bound[c].board ?
+			" board" : "");
+	}
+	if (res_attr_f64(f, "board_mhz", ctx->board.mhz, err) ||
+	    res_attr_f64(f, "board_dram_gbps", ctx->board.dram_gbps, err) ||
+	    res_attr_f64(f, "board_peak_gops", peak, err))
+		return dse_stat_error;
+	return res_attr_string(f, "constraint_bounds", text, err);
+}
+
 /* The board's resources (with the config's overrides) as board_dsp,
  * board_bram18k, ..., so a reader can set any row beside the board, and
  * the constraints the sweep applied, board fit included, one a line.
@@ -534,7 +566,8 @@ static dse_stat write_board(const dse_ctx *ctx, res_file *f, dse_error *err)
 		strcat(text, c ? "\n" : "");
 		strcat(text, ctx->bound[c].text);
 	}
-	return res_attr_string(f, "constraints", text, err);
+	return res_attr_string(f, "constraints", text, err) ||
+		write_roof(ctx, f, err) ? dse_stat_error : dse_stat_ok;
 }
 
 static dse_stat write_attrs(const dse_ctx *ctx, res_file *f,

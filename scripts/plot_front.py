@@ -168,23 +168,23 @@ def board_of(f):
     return b
 
 
-CONSTRAINT = re.compile(r"^\s*(\w+)\s*(<=|>=)\s*([0-9.eE+-]+)\s*(%?)"
-                        r"(\s+of the board.*)?$")
+CONSTRAINT = re.compile(r"^\s*(\w+)\s*(<=|>=)\s*([0-9.eE+-]+|inf)(\s+board)?"
+                        r"\s*$")
 
 
-def constraints_of(f, board):
-    """The sweep's constraints as (column, op, absolute value, text); the
-    board fit ones are left to the board's own lines."""
+def constraints_of(f):
+    """The sweep's constraints as (column, op, value in the column's unit,
+    the text the config wrote); board fit is left to the board's own
+    lines."""
     out = []
-    for line in text(f.attrs.get("constraints", "")).splitlines():
+    bounds = text(f.attrs.get("constraint_bounds", "")).splitlines()
+    texts = text(f.attrs.get("constraints", "")).splitlines()
+    for i, line in enumerate(bounds):
         m = CONSTRAINT.match(line)
-        if not m or m.group(5):
+        if not m or m.group(4):
             continue
-        name, op, value = m.group(1), m.group(2), float(m.group(3))
-        if name in RESOURCES and name in board and (m.group(4) or
-                                                    value <= 1.0):
-            value *= board[name] / (100.0 if m.group(4) else 1.0)
-        out.append((name, op, value, line.strip()))
+        out.append((m.group(1), m.group(2), float(m.group(3)),
+                    texts[i].strip() if i < len(texts) else line))
     return out
 
 
@@ -215,7 +215,7 @@ def load(fname, args):
              "family": text(f.attrs.get("family", "systolic")),
              "units": units_of(front),
              "objectives": [o for o in objectives if o],
-             "constraints": constraints_of(f, board),
+             "constraints": constraints_of(f),
              "fx": column(front, args.x, front_path, fname),
              "fy": column(front, args.y, front_path, fname),
              "names": design_labels(front),
