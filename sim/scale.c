@@ -55,6 +55,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/util.h"
 #include "scale_internal.h"
 
 static const char *const dataflow_names[] = { "os", "ws", "is" };
@@ -70,16 +71,6 @@ static const char *const operand_names[] = { "ifmap", "filter", "ofmap" };
 #define MAX_MACS (INT64_C(1) << 55)
 
 enum { IF = SIM_SCALE_IFMAP, FI = SIM_SCALE_FILTER, OF = SIM_SCALE_OFMAP };
-
-static int64_t cdiv(int64_t a, int64_t b)
-{
-	return a / b + (a % b != 0);
-}
-
-static int64_t min64(int64_t a, int64_t b)
-{
-	return a < b ? a : b;
-}
 
 void sim_scale_gemm(sim_scale_layer *layer, int64_t m, int64_t n, int64_t k)
 {
@@ -204,7 +195,7 @@ static int64_t axis_taps(int64_t n, int64_t f, int64_t s, int64_t out,
 
 	*covered = 0;
 	for (y = 0; y < out; y++) {
-		int64_t lo = y * s, hi = min64(lo + f, n);
+		int64_t lo = y * s, hi = dse_min64(lo + f, n);
 
 		if (hi <= lo)
 			break;
@@ -235,8 +226,8 @@ static int shape(const sim_scale_arch *a, const sim_scale_layer *l,
 	memset(g, 0, sizeof(*g));
 	g->arch = a;
 	g->layer = l;
-	g->out_h = cdiv(l->h - l->r + l->stride_h, l->stride_h);
-	g->out_w = cdiv(l->w - l->s + l->stride_w, l->stride_w);
+	g->out_h = dse_cdiv(l->h - l->r + l->stride_h, l->stride_h);
+	g->out_w = dse_cdiv(l->w - l->s + l->stride_w, l->stride_w);
 	g->k = l->k;
 	if (!within(g->out_h, g->out_w, 1, MAX_WORDS) ||
 	    !within(l->r, l->s, l->c, MAX_WORDS) ||
@@ -252,8 +243,8 @@ static int shape(const sim_scale_arch *a, const sim_scale_layer *l,
 	g->sc = a->dataflow == SIM_SCALE_IS ? g->e : g->k;
 	g->t = a->dataflow == SIM_SCALE_OS ? g->win :
 		a->dataflow == SIM_SCALE_WS ? g->e : g->k;
-	g->row_folds = cdiv(g->sr, a->rows);
-	g->col_folds = cdiv(g->sc, a->cols);
+	g->row_folds = dse_cdiv(g->sr, a->rows);
+	g->col_folds = dse_cdiv(g->sc, a->cols);
 	g->folds = g->row_folds * g->col_folds;
 	len = g->t + a->rows + a->cols - 2;
 	g->fold_len = a->dataflow == SIM_SCALE_OS ? len : len + a->rows;
@@ -279,8 +270,8 @@ static void fold_averages(const struct sim_scale__geom *g,
 
 	for (fc = 0; fc < g->col_folds; fc++)
 		for (fr = 0; fr < g->row_folds; fr++) {
-			int64_t used = min64(a->rows, g->sr - fr * a->rows) *
-				min64(a->cols, g->sc - fc * a->cols);
+			int64_t used = dse_min64(a->rows, g->sr - fr * a->rows) *
+				dse_min64(a->cols, g->sc - fc * a->cols);
 
 			map += (double) used / (double) pes;
 			util += (double) (used * g->t) /

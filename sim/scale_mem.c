@@ -50,6 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
 #include "scale_internal.h"
 
 enum { IF = SIM_SCALE_IFMAP, FI = SIM_SCALE_FILTER, OF = SIM_SCALE_OFMAP };
@@ -85,21 +86,6 @@ struct body {
 	int64_t i0, iu, ix, j0, ju, jx;
 };
 
-static int64_t min64(int64_t a, int64_t b)
-{
-	return a < b ? a : b;
-}
-
-static int64_t max64(int64_t a, int64_t b)
-{
-	return a > b ? a : b;
-}
-
-static int64_t cdiv(int64_t a, int64_t b)
-{
-	return a / b + (a % b != 0);
-}
-
 static void set_ij(struct body *b, int64_t i0, int64_t iu, int64_t ix,
 	int64_t j0, int64_t ju, int64_t jx)
 {
@@ -118,7 +104,8 @@ static void make_body(const struct sim_scale__geom *g, int op, int64_t fc,
 	int64_t fr, struct body *b)
 {
 	int64_t ar = g->arch->rows, ac = g->arch->cols, t = g->t;
-	int64_t ur = min64(ar, g->sr - fr * ar), uc = min64(ac, g->sc - fc * ac);
+	int64_t ur = dse_min64(ar, g->sr - fr * ar);
+	int64_t uc = dse_min64(ac, g->sc - fc * ac);
 	int df = g->arch->dataflow;
 
 	memset(b, 0, sizeof(*b));
@@ -185,8 +172,8 @@ static int64_t row_addrs(const struct tabs *tb, const struct body *b,
 	int64_t di = b->ix, dj = b->jx;
 
 	if (b->skew) {
-		x0 = max64(0, v - (b->u_n - 1));
-		x1 = min64(b->x_hi, v - b->u_lo + 1);
+		x0 = dse_max64(0, v - (b->u_n - 1));
+		x1 = dse_min64(b->x_hi, v - b->u_lo + 1);
 		di -= b->iu;
 		dj -= b->ju;
 	} else if (v < b->u_lo || v >= b->u_n)
@@ -319,7 +306,7 @@ static void wb_init(struct wbuf *w, int64_t words, int64_t bw)
 {
 	memset(w, 0, sizeof(*w));
 	w->total = words;
-	w->active = cdiv(words, 2);
+	w->active = dse_cdiv(words, 2);
 	w->drain_size = words - w->active;
 	w->bw = bw;
 	w->free = words;
@@ -352,7 +339,7 @@ static void wb_close(struct wbuf *w)
  */
 static int64_t wb_drain(struct wbuf *w, int64_t start)
 {
-	int64_t end = min64(w->drain_line + cdiv(w->drain_size, w->bw),
+	int64_t end = dse_min64(w->drain_line + dse_cdiv(w->drain_size, w->bw),
 		w->lines);
 	int64_t n = end - w->drain_line, data = n * w->bw;
 
@@ -409,7 +396,7 @@ static void wb_store_n(struct wbuf *w, int64_t n, int64_t *cur,
 			n--;
 			continue;
 		}
-		k = min64(n, safe);
+		k = dse_min64(n, safe);
 		w->words += k;
 		w->free -= k;
 		w->lines += (w->line_idx + k) / w->bw;
@@ -458,13 +445,13 @@ static void calc_report(int64_t set_words, int64_t taken, int64_t handovers,
 	int64_t *stop)
 {
 	if (!handovers) {
-		int64_t sets = cdiv(taken, set_words);
+		int64_t sets = dse_cdiv(taken, set_words);
 
-		*start = -cdiv(sets * set_words, CALC_FIRST_BW);
+		*start = -dse_cdiv(sets * set_words, CALC_FIRST_BW);
 		*stop = -1;
 		return;
 	}
-	*start = first_req - cdiv(ACTIVE_SETS * set_words, CALC_FIRST_BW);
+	*start = first_req - dse_cdiv(ACTIVE_SETS * set_words, CALC_FIRST_BW);
 	*stop = last_handover + 1;
 }
 
@@ -501,9 +488,9 @@ static int64_t order_next(struct order *o)
 		if (o->d >= o->m_n + o->x_n - 1)
 			return -2;
 		x = o->d - m;
-		if (--o->m < max64(0, o->d - o->x_n + 1)) {
+		if (--o->m < dse_max64(0, o->d - o->x_n + 1)) {
 			o->d++;
-			o->m = min64(o->d, o->m_n - 1);
+			o->m = dse_min64(o->d, o->m_n - 1);
 		}
 	} else {
 		if (m >= o->m_n)
@@ -559,7 +546,7 @@ static int64_t user_moves(const struct user_rd *r, int64_t a)
 			off += r->n_sets;
 		if (off < r->a_sets)
 			return 0;
-		m = cdiv(off - r->a_sets + 1, r->p_sets);
+		m = dse_cdiv(off - r->a_sets + 1, r->p_sets);
 		if (best < 0 || m < best)
 			best = m;
 	}
@@ -647,18 +634,19 @@ static int user_init(struct user_rd *r, const struct sim_scale__geom *g,
 	r->sets = malloc((size_t) r->valid * sizeof(*r->sets) + 1);
 	if (!r->sets)
 		return -1;
-	r->set_words = cdiv(words, SETS);
+	r->set_words = dse_cdiv(words, SETS);
 	order_reset(&o);
 	while ((a = order_next(&o)) != -2)
 		if (a >= 0)
 			r->sets[r->at[a + 1]++] = (int32_t) (k++ / r->set_words);
 	r->bw = g->arch->bandwidth;
 	r->n_sets = r->valid / r->set_words + 1;
-	r->a_sets = min64(cdiv(active, r->set_words), r->n_sets);
-	r->p_sets = min64(cdiv(words - active, r->set_words),
+	r->a_sets = dse_min64(dse_cdiv(active, r->set_words), r->n_sets);
+	r->p_sets = dse_min64(dse_cdiv(words - active, r->set_words),
 		r->n_sets - r->a_sets);
-	r->lines0 = min64(cdiv(active, r->bw), cdiv(o.m_n * o.x_n, r->bw));
-	r->lines_p = cdiv(words - active, r->bw);
+	r->lines0 = dse_min64(dse_cdiv(active, r->bw),
+		dse_cdiv(o.m_n * o.x_n, r->bw));
+	r->lines_p = dse_cdiv(words - active, r->bw);
 	r->last = -1;
 	return 0;
 }
@@ -701,8 +689,8 @@ static int64_t row_count(const struct body *b, int64_t d)
 
 	if (!b->skew)
 		return v >= b->u_lo && v < b->u_n ? b->x_hi : 0;
-	return max64(0, min64(b->x_hi, v - b->u_lo + 1) -
-		max64(0, v - (b->u_n - 1)));
+	return dse_max64(0, dse_min64(b->x_hi, v - b->u_lo + 1) -
+		dse_max64(0, v - (b->u_n - 1)));
 }
 
 /* The rows [*f0, *f1) of a tile over which its count of words a row stays
@@ -717,8 +705,8 @@ static void flat_rows(const struct body *b, int64_t *f0, int64_t *f1)
 		body_rows(b, f0, f1);
 		return;
 	}
-	*f0 = b->prefix + min64(up, down);
-	*f1 = b->prefix + max64(up, down) + 1;
+	*f0 = b->prefix + dse_min64(up, down);
+	*f1 = b->prefix + dse_max64(up, down) + 1;
 }
 
 /* Up to n rows of c words each from row "row" (stalled by "stall" so
@@ -730,9 +718,9 @@ static int64_t wb_rows(struct wbuf *w, int64_t c, int64_t row, int64_t n,
 {
 	int64_t cur = row + stall, k;
 
-	k = cur < w->drain_end ? min64(w->drain_end - cur, (w->free - 1) / c) :
+	k = cur < w->drain_end ? dse_min64(w->drain_end - cur, (w->free - 1) / c) :
 		(w->free - w->active) / c;
-	k = min64(k, n);
+	k = dse_min64(k, n);
 	if (k <= 0)
 		return 0;
 	w->words += k * c;
@@ -852,8 +840,8 @@ static void calc_if_row(struct calc_rd *r, const struct tabs *tb,
 	int64_t di = b->ix, dj = b->jx;
 
 	if (b->skew) {
-		x0 = max64(0, v - (b->u_n - 1));
-		x1 = min64(b->x_hi, v - b->u_lo + 1);
+		x0 = dse_max64(0, v - (b->u_n - 1));
+		x1 = dse_min64(b->x_hi, v - b->u_lo + 1);
 		di -= b->iu;
 		dj -= b->ju;
 	} else if (v < b->u_lo || v >= b->u_n)
@@ -923,15 +911,15 @@ static int64_t pixels_inside(const struct sim_scale__geom *g,
 {
 	const sim_scale_layer *l = g->layer;
 
-	return min64(g->out_h, cdiv(l->h - tb->jr[j], l->stride_h)) *
-		min64(g->out_w, cdiv(l->w - tb->jc[j], l->stride_w));
+	return dse_min64(g->out_h, dse_cdiv(l->h - tb->jr[j], l->stride_h)) *
+		dse_min64(g->out_w, dse_cdiv(l->w - tb->jc[j], l->stride_w));
 }
 
 /* The tile of operand "op" in fold (fc, fr): its id (tile_id) and its
- * number of words (tile_len).  Every word of a tile is a different word of the operand, and
- * two tiles are either the same or share no word.  The FILTER: os reads
- * tile fc in every row fold, ws a new tile per fold, is tile fr in every
- * column fold.  A disjoint IFMAP: os and ws read tile fr in every column
+ * number of words (tile_len).  Every word of a tile is a different word
+ * of the operand, and two tiles are either the same or share no word.
+ * The FILTER: os reads tile fc in every row fold, ws a new tile per fold,
+ * is tile fr in every column fold.  A disjoint IFMAP: os and ws read tile fr in every column
  * fold (os its pixels fr, ws its window indices fr), is a new tile per
  * fold.
  */
@@ -953,7 +941,8 @@ static int64_t tile_len(struct mem *m, int op, int64_t fc, int64_t fr)
 {
 	const struct sim_scale__geom *g = m->g;
 	int64_t ar = g->arch->rows, ac = g->arch->cols, j, len = 0;
-	int64_t ur = min64(ar, g->sr - fr * ar), uc = min64(ac, g->sc - fc * ac);
+	int64_t ur = dse_min64(ar, g->sr - fr * ar);
+	int64_t uc = dse_min64(ac, g->sc - fc * ac);
 	int df = g->arch->dataflow;
 
 	if (op == FI)
@@ -994,8 +983,8 @@ static void calc_tile(struct calc_rd *r, int64_t id, int64_t len,
 			r->fill += end - pos;
 			if (a == b)
 				a = pos;
-			a = min64(a, pos);
-			b = max64(b, end);
+			a = dse_min64(a, pos);
+			b = dse_max64(b, end);
 			pos = end;
 			continue;
 		}
@@ -1113,7 +1102,7 @@ static int64_t user_step(struct mem *m, struct user_rd *rd, struct wbuf *w,
 			int64_t o = user_row(&rd[op], m->row, n, cycle);
 
 			seen_row(m, (int) op, cycle + o);
-			stall = max64(stall, o - 1);
+			stall = dse_max64(stall, o - 1);
 		}
 	}
 	n = row_addrs(&m->tb, &b[OF], d, m->row);
@@ -1121,7 +1110,7 @@ static int64_t user_step(struct mem *m, struct user_rd *rd, struct wbuf *w,
 	if (n)
 		seen_row(m, OF, cycle + off);
 	*of_off = off;
-	return max64(stall, off);
+	return dse_max64(stall, off);
 }
 
 /* The lockstep replay of USER mode.  Returns the index of the last cycle
@@ -1142,8 +1131,8 @@ static int64_t user_pass(struct mem *m, struct user_rd *rd, struct wbuf *w,
 			for (op = 0; op < SIM_SCALE_N_OPERANDS; op++) {
 				make_body(g, (int) op, fc, fr, &b[op]);
 				body_rows(&b[op], &d0, &d1);
-				lo = min64(lo, d0);
-				hi = max64(hi, d1);
+				lo = dse_min64(lo, d0);
+				hi = dse_max64(hi, d1);
 			}
 			for (d = lo; d < hi; d++) {
 				int64_t row = fold_row0(g, fc, fr) + d, of;
@@ -1238,7 +1227,7 @@ dse_stat sim_scale__memory(const struct sim_scale__geom *g,
 	m.range[IF] = l->h * l->w * l->c;
 	m.range[FI] = g->win * g->k;
 	m.range[OF] = g->e * g->k;
-	m.row = malloc((size_t) max64(g->arch->rows, g->arch->cols) *
+	m.row = malloc((size_t) dse_max64(g->arch->rows, g->arch->cols) *
 		sizeof(*m.row));
 	bad = !m.row || tabs_init(&m.tb, g);
 	if (!bad)
