@@ -1,0 +1,350 @@
+/* Tests of the application half of dse (dse_app), driven without MPI the
+ * way the commands that do not search drive it: a run context built from
+ * a config, designs named by AutoSA --sa-sizes strings and written back,
+ * and a results file written from a front and read back.
+ *
+ * Run as "test_app <group>" with group one of setup, design, write; each
+ * group is a ctest test of its own and a table of cases.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "dse/ctx.h"
+
+/* A small matrix multiply, so that the whole space can be enumerated in
+ * a test: 64 x 48 x 32 with a few tile sizes.  Cases that change one line
+ * replace it by key (see config()).
+ */
+static const char small_mm[] =
+	"[kernel]\n"					/* 1 */
+	"name      = mm\n"
+	"domain    = [M,N,K] -> { S0[i,j,k] : 0 <= i < M and 0 <= j < N "
+		"and 0 <= k < K }\n"
+	"reads     = [M,N,K] -> { S0[i,j,k] -> A[i,k]; S0[i,j,k] -> B[k,j]; "
+		"S0[i,j,k] -> C[i,j] }\n"
+	"writes    = [M,N,K] -> { S0[i,j,k] -> C[i,j] }\n"	/* 5 */
+	"params    = M=64, N=48, K=32\n"
+	"reduction = k\n"
+	"dtype     = fp32\n"
+	"[platform]\n"
+	"board = u250\n"				/* 10 */
+	"[space]\n"
+	"space_time = 3\n"
+	"array_part = 8, 16\n"
+	"latency    = 1, 2, 4\n"
+	"simd       = 1, 2\n"				/* 15 */
+	"[search]\n"
+	"objectives = latency, dsp\n"
+	"[output]\n"
+	"file = unused.h5\n";
+
+/* small_mm with the line starting "key" (e.g. "board ") replaced by
+ * "line", into buf; the line keeps its number.
+ */
+static const char *config(const char *key, const char *line, char *buf,
+	size_t size)
+{
+	const char *p = key ? strstr(small_mm, key) : NULL;
+	const char *e;
+
+	if (!p) {
+		snprintf(buf, size, "%s", small_mm);
+		return buf;
+	}
+	e = strchr(p, '\n');
+	snprintf(buf, size, "%.*s%s%s", (int) (p - small_mm), small_mm, line,
+		e);
+	return buf;
+}
+
+/* A context of "text" as a command without MPI builds it; 0 or the
+ * setup's status.  The caller clears ctx.
+ */
+static dse_stat setup(dse_ctx *ctx, const char *text, dse_error *err)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->size = 1;
+	ctx->quiet = 1;
+	dse_error_clear(err);
+	ctx->cfg = dse_cfg_parse_string(text, "t.cfg", err);
+	if (!ctx->cfg)
+		return dse_stat_error;
+	return dse_ctx_setup(ctx, NULL, err);
+}
+
+/* ---- setup: what a config builds, and where a bad one is wrong ---------- */
+
+struct setup_case {
+	const char *key;	/* the line replaced, NULL: none */
+	const char *line;
+	int line_no;		/* 0: the setup succeeds */
+	int col;
+	const char *msg;	/* a substring of the message */
+};
+
+static const struct setup_case setup_cases[] = {
+	{ NULL, NULL, 0, 0, NULL },
+	/* The value's column: "board = " is 8 characters. */
+	{ "board ", "board = u205", 10, 9, "unknown board 'u205'" },
+	{ "objectives ", "objectives = latency, speed", 17, 23, "speed" },
+	{ "space_time ", "space_time = 17", 12, 14,
+	  "6 space-time candidates" },
+};
+
+static void test_setup(void **state)
+{
+	size_t i;
+
+	(void) state;
+	for (i = 0; i < sizeof(setup_cases) / sizeof(setup_cases[0]); i++) {
+		const struct setup_case *c = &setup_cases[i];
+		char text[2048];
+		dse_ctx ctx;
+		dse_error err;
+		dse_stat st;
+
+		st = setup(&ctx, config(c->key, c->line, text, sizeof(text)),
+			&err);
+		print_message("case %zu: %s -> %s\n", i, c->line ? c->line :
+			"(as is)", st ? err.msg : "ok");
+		if (!c->line_no) {
+			assert_int_equal(st, dse_stat_ok);
+			/* Nothing but the config decides the output path. */
+			assert_string_equal(ctx.out_path, "unused.h5");
+			assert_true(search_space_size(ctx.space) > 0);
+		} else {
+			assert_int_not_equal(st, dse_stat_ok);
+			assert_int_equal(err.code, DSE_E_INPUT);
+			assert_string_equal(err.file, "t.cfg");
+			assert_int_equal(err.line, c->line_no);
+			assert_int_equal(err.col, c->col);
+			assert_non_null(strstr(err.msg, c->msg));
+		}
+		dse_ctx_clear(&ctx);
+	}
+}
+
+/* ---- design: --sa-sizes in, the same design written back ---------------- */
+
+struct design_case {
+	const char *sa;		/* as a user writes it */
+	int ok;
+};
+
+static const struct design_case design_cases[] = {
+	{ "{kernel[]->space_time[3];kernel[]->array_part[16,16,16];"
+	  "kernel[]->latency[2,4];kernel[]->simd[2]}", 1 },
+	/* Any order, blanks, and a tile that does not divide its loop. */
+	{ " { kernel[]->simd[1] ; kernel[]->latency[1,1]; "
+	  "kernel[]->array_part[24,16,8] } ", 1 },
+	/* Another candidate than the config's. */
+	{ "{kernel[]->space_time[0];kernel[]->array_part[8,8,8];"
+	  "kernel[]->latency[2,2];kernel[]->simd[1]}", 1 },
+	/* Three band loops take three array_part values. */
+	{ "{kernel[]->array_part[16,16];kernel[]->latency[2,2];"
+	  "kernel[]->simd[1]}", 0 },
+	{ "kernel[]->array_part[16,16,16]", 0 },
+};
+
+/* Builds "sa" as dse eval does, writes the design back with
+ * dse_design_text, builds that again: the same knobs, the same string and
+ * the same metrics.
+ */
+static void test_design(void **state)
+{
+	char text[2048];
+	dse_ctx ctx;
+	dse_error err;
+	size_t i;
+
+	(void) state;
+	assert_int_equal(setup(&ctx, config(NULL, NULL, text, sizeof(text)),
+		&err), dse_stat_ok);
+	for (i = 0; i < sizeof(design_cases) / sizeof(design_cases[0]); i++) {
+		const struct design_case *c = &design_cases[i];
+		dse_design a, b;
+		sim_metrics ma, mb;
+		dse_stat st;
+		int k, n;
+
+		memset(&a, 0, sizeof(a));
+		memset(&b, 0, sizeof(b));
+		dse_error_clear(&err);
+		st = dse_design_build(&ctx, c->sa, -1, -1, &a, &err);
+		print_message("case %zu: %s -> %s\n", i, c->sa, st ? err.msg :
+			a.sa);
+		if (!c->ok) {
+			assert_int_not_equal(st, dse_stat_ok);
+			assert_int_equal(err.code, DSE_E_INPUT);
+			dse_design_clear(&a);
+			continue;
+		}
+		assert_int_equal(st, dse_stat_ok);
+		assert_int_equal(dse_design_build(&ctx, a.sa, -1, -1, &b,
+			&err), dse_stat_ok);
+		assert_string_equal(a.sa, b.sa);
+		n = sim_model_n_knobs(a.model);
+		assert_int_equal(n, sim_model_n_knobs(b.model));
+		for (k = 0; k < n; k++)
+			assert_int_equal(a.knobs[k], b.knobs[k]);
+		sim_eval(a.model, a.knobs, &ma);
+		sim_eval(b.model, b.knobs, &mb);
+		assert_int_equal(ma.status, mb.status);
+		assert_true(ma.latency_s == mb.latency_s);
+		assert_int_equal(ma.dsp, mb.dsp);
+		dse_design_clear(&a);
+		dse_design_clear(&b);
+	}
+	dse_ctx_clear(&ctx);
+}
+
+/* ---- write: a front written, read back, each row re-evaluated ----------- */
+
+/* The front of the whole small space, by enumeration. */
+static search_front *enumerate_front(const dse_ctx *ctx)
+{
+	search_evaluator ev = dse_evaluator(ctx);
+	search_front *f = search_front_alloc(ctx->sopt.n_obj,
+		ctx->sopt.objectives);
+	uint64_t idx, n = search_space_size(ctx->space);
+
+	assert_non_null(f);
+	for (idx = 0; idx < n; idx++) {
+		search_point p;
+
+		memset(&p, 0, sizeof(p));
+		p.index = idx;
+		search_space_decode(ctx->space, idx, p.knobs);
+		ev.eval(ev.model, p.knobs, &p.metrics);
+		p.cycles_low = p.cycles_high = p.metrics.cycles;
+		if (p.metrics.status == SIM_OK)
+			assert_true(search_front_add(f, &p) >= 0);
+	}
+	return f;
+}
+
+/* Column "name" of the front, as doubles (integer columns converted). */
+static double *read_col(res_reader *r, const char *path, const char *name,
+	size_t rows)
+{
+	double *v = calloc(rows + 1, sizeof(*v));
+	int64_t *iv = calloc(rows + 1, sizeof(*iv));
+	enum res_type type = RES_F64;
+	dse_error err;
+	int i, ncols;
+	size_t n, k;
+
+	assert_non_null(v);
+	assert_non_null(iv);
+	assert_int_equal(res_read_table_shape(r, path, &n, &ncols, &err), 0);
+	for (i = 0; i < ncols; i++) {
+		char *c = res_read_column_name(r, path, i, &type, &err);
+		int hit = c && !strcmp(c, name);
+
+		free(c);
+		if (hit)
+			break;
+	}
+	assert_true(i < ncols);
+	assert_int_equal(res_read_column(r, path, name, type == RES_I64 ?
+		(void *) iv : (void *) v, &err), 0);
+	if (type == RES_I64)
+		for (k = 0; k < rows; k++)
+			v[k] = (double) iv[k];
+	free(iv);
+	return v;
+}
+
+static void test_write(void **state)
+{
+	char text[2048], path[] = "/tmp/dse_test_app_XXXXXX", file[64];
+	char (*sa)[RES_STR_LEN];
+	search_result res;
+	res_reader *r;
+	dse_ctx ctx;
+	dse_error err;
+	double *lat, *dsp;
+	int64_t complete;
+	size_t rows, i;
+
+	(void) state;
+	assert_non_null(mkdtemp(path));
+	snprintf(file, sizeof(file), "%s/out.h5", path);
+	assert_int_equal(setup(&ctx, config(NULL, NULL, text, sizeof(text)),
+		&err), dse_stat_ok);
+	memset(&res, 0, sizeof(res));
+	res.front = enumerate_front(&ctx);
+	res.evaluated = search_space_size(ctx.space);
+	res.threads = 1;
+	rows = search_front_size(res.front);
+	assert_true(rows > 1);
+	assert_int_equal(dse_write_results(&ctx, res_file_create(file, &err),
+		&res, 0.5, &err), dse_stat_ok);
+
+	r = res_reader_open(file, &err);
+	assert_non_null(r);
+	assert_int_equal(res_read_attr_i64(r, "complete", &complete, &err), 0);
+	assert_int_equal(complete, 1);
+	assert_int_equal(res_read_table_shape(r, "/mm/front", &i, NULL,
+		&err), 0);
+	assert_int_equal(i, rows);
+	lat = read_col(r, "/mm/front", "latency", rows);
+	dsp = read_col(r, "/mm/front", "dsp", rows);
+	sa = calloc(rows, sizeof(*sa));
+	assert_non_null(sa);
+	assert_int_equal(res_read_column(r, "/mm/front", "sa_sizes", sa,
+		&err), 0);
+	/* Each row's design string, built as dse eval builds it, gives the
+	 * metrics written beside it.
+	 */
+	for (i = 0; i < rows; i++) {
+		dse_design d;
+		sim_metrics m;
+
+		memset(&d, 0, sizeof(d));
+		assert_int_equal(dse_design_build(&ctx, sa[i], -1, -1, &d,
+			&err), dse_stat_ok);
+		sim_eval(d.model, d.knobs, &m);
+		assert_int_equal(m.status, SIM_OK);
+		assert_true(fabs(m.latency_s - lat[i]) <= 1e-12 * lat[i]);
+		assert_true((double) m.dsp == dsp[i]);
+		dse_design_clear(&d);
+	}
+	free(sa);
+	free(lat);
+	free(dsp);
+	res_reader_close(r);
+	search_front_free(res.front);
+	dse_ctx_clear(&ctx);
+	assert_int_equal(unlink(file), 0);
+	assert_int_equal(rmdir(path), 0);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest setup_tests[] = {
+		cmocka_unit_test(test_setup) };
+	const struct CMUnitTest design_tests[] = {
+		cmocka_unit_test(test_design) };
+	const struct CMUnitTest write_tests[] = {
+		cmocka_unit_test(test_write) };
+	const char *g = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(g, "setup"))
+		return cmocka_run_group_tests(setup_tests, NULL, NULL);
+	if (!strcmp(g, "design"))
+		return cmocka_run_group_tests(design_tests, NULL, NULL);
+	if (!strcmp(g, "write"))
+		return cmocka_run_group_tests(write_tests, NULL, NULL);
+	fprintf(stderr, "usage: test_app setup|design|write\n");
+	return 2;
+}
