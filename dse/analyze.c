@@ -476,62 +476,6 @@ struct json {
 	int flat[JSON_MAX_DEPTH];	/* no newlines inside this level */
 };
 
-/* Length of the valid UTF-8 sequence at s, or 0 when it is not one. */
-static int utf8_len(const unsigned char *s)
-{
-	int n, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	for (i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	/* Overlong forms, UTF-16 surrogates and code points past U+10FFFF. */
-	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
-	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
-		return 0;
-	return n;
-}
-
-/* Writes s as a JSON string: quotes, backslashes and control characters
- * escaped; bytes that are not UTF-8 (a file name can be anything) become
- * U+FFFD so the output always parses.
- */
-static void json_string(FILE *out, const char *str)
-{
-	const unsigned char *s = (const unsigned char *) (str ? str : "");
-
-	fputc('"', out);
-	while (*s) {
-		int n = utf8_len(s);
-
-		if (*s == '"' || *s == '\\')
-			fprintf(out, "\\%c", *s);
-		else if (*s == '\n')
-			fputs("\\n", out);
-		else if (*s == '\t')
-			fputs("\\t", out);
-		else if (*s == '\r')
-			fputs("\\r", out);
-		else if (*s < 0x20 || *s == 0x7f)
-			fprintf(out, "\\u%04x", *s);
-		else if (n == 0)
-			fputs("\\ufffd", out);
-		else
-			fwrite(s, 1, (size_t) n, out);
-		s += n ? n : 1;
-	}
-	fputc('"', out);
-}
-
 /* Starts a value: the comma and the line break due before it, and the
  * member name when "key" is given (inside an object).
  */
@@ -546,7 +490,7 @@ static void json_value(struct json *j, const char *key)
 			fprintf(j->out, "\n%*s", 2 * j->depth, "");
 	}
 	if (key) {
-		json_string(j->out, key);
+		dse_json_string(j->out, key);
 		fputs(": ", j->out);
 	}
 }
@@ -574,7 +518,7 @@ static void json_close(struct json *j, char bracket)
 static void json_str(struct json *j, const char *key, const char *v)
 {
 	json_value(j, key);
-	json_string(j->out, v);
+	dse_json_string(j->out, v);
 }
 
 static void json_int(struct json *j, const char *key, long long v)

@@ -340,6 +340,8 @@ void dse_resource_lines(FILE *out, const dse_ctx *ctx, const sim_metrics *m);
 void dse_json_f64(FILE *out, const char *key, double v);
 void dse_json_i64(FILE *out, const char *key, long long v);
 void dse_json_str(FILE *out, const char *key, const char *s);
+/* "str" as a JSON string value, escaped (NULL: ""). */
+void dse_json_string(FILE *out, const char *str);
 void dse_json_board(FILE *out, const dse_ctx *ctx, const sim_metrics *m);
 /* A legal design's status line: "legal", or "over the board: " and the
  * resources over it (dse_over_board).

@@ -261,20 +261,67 @@ void dse_json_i64(FILE *out, const char *key, long long v)
 	fprintf(out, ",\"%s\":%lld", key, v);
 }
 
-/* Strings here are kernel and board names, status texts and --sa-sizes
- * strings: quotes and backslashes are escaped, control characters
- * dropped.
- */
-void dse_json_str(FILE *out, const char *key, const char *s)
+/* Length of the valid UTF-8 sequence at s, or 0 when it is not one. */
+static int utf8_len(const unsigned char *s)
 {
-	fprintf(out, ",\"%s\":\"", key);
-	for (; *s; s++) {
+	int n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	/* Overlong forms, UTF-16 surrogates and code points past U+10FFFF. */
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
+		return 0;
+	return n;
+}
+
+/* Writes str as a JSON string: quotes, backslashes and control
+ * characters escaped; bytes that are not UTF-8 (a file or kernel name can
+ * be anything) become U+FFFD so the output always parses.  The one string
+ * escaper of the JSON dse prints (analyze, eval, simulate, tune).
+ */
+void dse_json_string(FILE *out, const char *str)
+{
+	const unsigned char *s = (const unsigned char *) (str ? str : "");
+
+	fputc('"', out);
+	while (*s) {
+		int n = utf8_len(s);
+
 		if (*s == '"' || *s == '\\')
-			fputc('\\', out);
-		if ((unsigned char) *s >= 0x20)
-			fputc(*s, out);
+			fprintf(out, "\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", out);
+		else if (*s == '\t')
+			fputs("\\t", out);
+		else if (*s == '\r')
+			fputs("\\r", out);
+		else if (*s < 0x20 || *s == 0x7f)
+			fprintf(out, "\\u%04x", *s);
+		else if (n == 0)
+			fputs("\\ufffd", out);
+		else
+			fwrite(s, 1, (size_t) n, out);
+		s += n ? n : 1;
 	}
 	fputc('"', out);
+}
+
+void dse_json_str(FILE *out, const char *key, const char *s)
+{
+	fprintf(out, ",\"%s\":", key);
+	dse_json_string(out, s);
 }
 
 void dse_json_status(FILE *out, const dse_ctx *ctx, const sim_metrics *m)

@@ -1,10 +1,11 @@
 /* Tests of the application half of dse (dse_app), driven without MPI the
  * way the commands that do not search drive it: a run context built from
  * a config, designs named by AutoSA --sa-sizes strings and written back,
- * and a results file written from a front and read back.
+ * a results file written from a front and read back, and the JSON string
+ * escaper.
  *
- * Run as "test_app <group>" with group one of setup, design, write; each
- * group is a ctest test of its own and a table of cases.
+ * Run as "test_app <group>" with group one of setup, design, write, json;
+ * each group is a ctest test of its own and a table of cases.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -329,6 +330,48 @@ static void test_write(void **state)
 	assert_int_equal(rmdir(path), 0);
 }
 
+/* ---- json: the one string escaper (RFC 8259 section 7) ------------------ */
+
+struct json_case {
+	const char *in;
+	const char *out;
+};
+
+static const struct json_case json_cases[] = {
+	{ "mm", "\"mm\"" },
+	{ "", "\"\"" },
+	{ "a\"b\\c", "\"a\\\"b\\\\c\"" },
+	{ "l1\nl2\tx\r", "\"l1\\nl2\\tx\\r\"" },
+	/* Other control characters as \u escapes, DEL too. */
+	{ "\x01\x1f\x7f", "\"\\u0001\\u001f\\u007f\"" },
+	/* UTF-8 passes through; a byte that is not UTF-8, an overlong form
+	 * and a surrogate become U+FFFD, so the output always parses.
+	 */
+	{ "\xc3\xa9\xe2\x82\xac", "\"\xc3\xa9\xe2\x82\xac\"" },
+	{ "a\xff" "b", "\"a\\ufffdb\"" },
+	{ "\xc0\xaf", "\"\\ufffd\\ufffd\"" },
+	{ "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"" },
+};
+
+static void test_json(void **state)
+{
+	size_t i;
+
+	(void) state;
+	for (i = 0; i < sizeof(json_cases) / sizeof(json_cases[0]); i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		assert_non_null(f);
+		dse_json_string(f, json_cases[i].in);
+		assert_int_equal(fclose(f), 0);
+		print_message("case %zu: %s\n", i, buf);
+		assert_string_equal(buf, json_cases[i].out);
+		free(buf);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest setup_tests[] = {
@@ -337,6 +380,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_design) };
 	const struct CMUnitTest write_tests[] = {
 		cmocka_unit_test(test_write) };
+	const struct CMUnitTest json_tests[] = {
+		cmocka_unit_test(test_json) };
 	const char *g = argc > 1 ? argv[1] : "";
 
 	if (!strcmp(g, "setup"))
@@ -345,6 +390,8 @@ int main(int argc, char **argv)
 		return cmocka_run_group_tests(design_tests, NULL, NULL);
 	if (!strcmp(g, "write"))
 		return cmocka_run_group_tests(write_tests, NULL, NULL);
-	fprintf(stderr, "usage: test_app setup|design|write\n");
+	if (!strcmp(g, "json"))
+		return cmocka_run_group_tests(json_tests, NULL, NULL);
+	fprintf(stderr, "usage: test_app setup|design|write|json\n");
 	return 2;
 }
