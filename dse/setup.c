@@ -637,6 +637,11 @@ static dse_stat setup_checkpoint(dse_ctx *ctx, dse_error *err)
 	double v;
 
 	ctx->sopt.checkpoint_interval = DEFAULT_CHECKPOINT_S;
+	/* A designer asks for a checkpoint interval to bound the work a
+	 * crash loses, not to spend the sweep writing: on a slow disk the
+	 * checkpoints are spaced out so they take at most a tenth of it.
+	 */
+	ctx->sopt.checkpoint_share = 0.1;
 	if (!text)
 		return dse_stat_ok;
 	if (!strcmp(text, "off")) {

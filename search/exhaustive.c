@@ -622,11 +622,21 @@ static dse_stat sweep(struct run *run, MPI_Comm comm, int *stopped,
 		 * so it needs no checkpoint.
 		 */
 		if (ckpt && stop != 2) {
+			double t = MPI_Wtime();
+
 			st = run->rank == 0 ?
 				write_checkpoint(run, stop == 1, err) :
 				dse_stat_ok;
+			if (run->rank == 0)
+				search__clock_checkpointed(&run->clock, run->opt,
+					t);
 			if (search__agree(st, comm, err))
 				return dse_stat_error;
+			/* The next epoch is sized from the sweep's own rate:
+			 * a slow checkpoint must not shrink it (on a slow
+			 * disk, epochs of a block per thread crawled).
+			 */
+			run->epoch_t0 = MPI_Wtime();
 		}
 		if (stop) {
 			*stopped = stop;

@@ -1105,6 +1105,7 @@ static dse_stat between_epochs(struct run *run, int last, int *stop,
 	struct tally t;
 	uint64_t due[1];
 	int ckpt = 0, report_now;
+	double started;
 	dse_stat st = dse_stat_ok;
 
 	*stop = 0;
@@ -1124,14 +1125,18 @@ static dse_stat between_epochs(struct run *run, int last, int *stop,
 		st = search__sync_value(&run->clock, opt, run->comm, st, stop,
 			&ckpt, due, 1, err);
 	report_now = run->progress && due[0];
+	started = MPI_Wtime();
 	if (st == dse_stat_ok && (report_now || ckpt))
 		st = reduce_tally(run, &t, err);
 	if (st == dse_stat_ok && (report_now || ckpt))
 		st = merged_front(run, &front, err);
 	if (st == dse_stat_ok && report_now)
 		report(run, front, &t);
-	if (st == dse_stat_ok && ckpt)
+	if (st == dse_stat_ok && ckpt) {
 		st = checkpoint(run, front, &t, *stop == 1, err);
+		if (run->rank == 0)
+			search__clock_checkpointed(&run->clock, opt, started);
+	}
 	search_front_free(front);
 	return st;
 }

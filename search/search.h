@@ -348,6 +348,11 @@ typedef struct search_options {
 	 * front is the analytic front so far.
 	 */
 	double checkpoint_interval;
+	/* The most of the wall time writing checkpoints may take (0: no
+	 * limit): where a write takes long (a slow disk's fsync, a large
+	 * front), the next checkpoint waits longer than the interval.
+	 */
+	double checkpoint_share;
 	search_checkpoint_fn checkpoint;
 	void *checkpoint_user;
 	const void *resume;

@@ -87,6 +87,13 @@ typedef struct search__clock {
 
 void search__clock_start(search__clock *c, const search_options *opt,
 	double before);
+/* Root, after writing a checkpoint it began at "started" (MPI_Wtime):
+ * the next one is due a checkpoint interval after this one ended, or
+ * later where writing takes long (a slow disk's fsync), so that
+ * checkpoints take at most opt->checkpoint_share of the wall time.
+ */
+void search__clock_checkpointed(search__clock *c, const search_options *opt,
+	double started);
 /* Seconds searched so far, earlier runs included. */
 double search__clock_seconds(const search__clock *c);
 /* Collective.  *stop: 1 when a signal asked to stop (the caller writes a

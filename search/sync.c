@@ -25,6 +25,19 @@ void search__clock_start(search__clock *c, const search_options *opt,
 		c->t0 + opt->checkpoint_interval : INFINITY;
 }
 
+void search__clock_checkpointed(search__clock *c, const search_options *opt,
+	double started)
+{
+	double now = MPI_Wtime(), took = now - started, gap = 0;
+	double share = opt->checkpoint_share;
+
+	if (share > 0 && share < 1)
+		gap = took * (1 - share) / share;
+	if (opt->checkpoint_interval > 0)
+		c->next_checkpoint = now + (gap > opt->checkpoint_interval ?
+			gap : opt->checkpoint_interval);
+}
+
 double search__clock_seconds(const search__clock *c)
 {
 	return c->before + (MPI_Wtime() - c->t0);
