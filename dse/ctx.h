@@ -168,6 +168,27 @@ dse_stat dse_workload_prepare_design(const dse_ctx *ctx,
 void dse_design_text(const dse_ctx *ctx, const int32_t *knobs, char *buf,
 	int size);
 
+/* A systolic design as AutoSA reads it (sa_write.c): the --sa-sizes
+ * string of "knobs" of model "m" built on template "t" (array_part,
+ * array_part_L2 in array_part tiles, latency in the template's loop
+ * order, which is AutoSA's; one simd factor per loop AutoSA's SIMD pass
+ * takes as a candidate), and the --simd-info file for it.  The text is
+ * cut (and still terminated) when buf is too small.
+ */
+void dse_sa_write(const poly_template *t, const sim_model *m,
+	const int32_t *knobs, char *buf, size_t size);
+void dse_sa_simd_info(const poly_template *t, const sim_model *m,
+	const int32_t *knobs, char *buf, size_t size);
+/* The loops (template indices) AutoSA's SIMD pass takes as candidates
+ * for the design "knobs", in the order its simd list gives their
+ * factors, with the space loops among them when "touch_space" (AutoSA's
+ * --simd-touch-space); legal[i] is 0 where AutoSA would need a layout
+ * change and skips the loop.  Returns their number (at most
+ * POLY_MAX_LOOPS).
+ */
+int dse_sa_simd_loops(const poly_template *t, const sim_model *m,
+	const int32_t *knobs, int touch_space, int *loops, int *legal);
+
 /* Frees what ctx owns (not ctx itself). */
 void dse_ctx_clear(dse_ctx *ctx);
 
@@ -306,6 +327,7 @@ typedef struct dse_design {
 	sim_model *model;	/* owned; dse_design_clear frees it */
 	int32_t knobs[SIM_MAX_KNOBS];
 	char sa[512];
+	char note[256];		/* what of the string the models leave out */
 	int io_network;		/* the values the loop-less knobs took */
 	int double_buffer;
 } dse_design;

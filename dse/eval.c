@@ -9,6 +9,8 @@
  * through one broadcast, as in "dse analyze".
  */
 #include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +46,8 @@ static int kind_loops(const dse_design *d, const char *kind, char *buf,
 
 /* Checks that the --sa-sizes list of entry e has one value per knob of
  * its kind; array_part_L2 is only needed when given (the model then has
- * those knobs).
+ * those knobs); "latency[]" fits a candidate without latency loops.  The
+ * simd list is read by simd_width.
  */
 static dse_stat check_list(const dse_design *d, const dse_sa_sizes *sa,
 	enum dse_sa_entry e, dse_error *err)
@@ -53,7 +56,7 @@ static dse_stat check_list(const dse_design *d, const dse_sa_sizes *sa,
 	char loops[256];
 	int need = kind_loops(d, kind, loops, sizeof(loops));
 
-	if (need == 0 && sa->given[e])
+	if (need == 0 && sa->given[e] && sa->n[e] > 0)
 		return dse_error_set(err, DSE_E_INPUT, "--sa-sizes: "
 			"space_time[%d] of kernel '%s' has no %s loop; leave "
 			"out the %s entry", d->tmpl.space_time, d->tmpl.kernel,
@@ -65,6 +68,172 @@ static dse_stat check_list(const dse_design *d, const dse_sa_sizes *sa,
 			loops, d->tmpl.space_time, sa->given[e] ?
 			"got" : "the entry is missing, got", sa->n[e]);
 	return dse_stat_ok;
+}
+
+/* Appends a sentence to the design's note. */
+static void add_note(dse_design *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void add_note(dse_design *d, const char *fmt, ...)
+{
+	size_t len = strlen(d->note);
+	va_list ap;
+
+	if (len && len + 2 < sizeof(d->note))
+		strcat(d->note, "; ");
+	len = strlen(d->note);
+	va_start(ap, fmt);
+	vsnprintf(d->note + len, sizeof(d->note) - len, fmt, ap);
+	va_end(ap);
+}
+
+/* The loops of list "loops" by name, joined by ", ". */
+static void loop_names(const dse_design *d, const int *loops, int n,
+	char *buf, size_t size)
+{
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++)
+		snprintf(buf + strlen(buf), size - strlen(buf), "%s%s",
+			i ? ", " : "", d->tmpl.loop[loops[i]]);
+}
+
+/* The factor "f" AutoSA puts on loop "l" of the design: the SIMD width
+ * when l is the kernel's SIMD loop; nothing (a note) when AutoSA skips l
+ * for the layout change it needs; refused when it is SIMD dse does not
+ * model: on a space loop (AutoSA's --simd-touch-space) or on a loop
+ * other than the kernel's SIMD loop.
+ */
+static dse_stat simd_on(dse_design *d, int l, int legal, int32_t f,
+	int32_t *width, dse_error *err)
+{
+	if (l == d->tmpl.simd_loop) {
+		*width = f;
+		if (!legal)
+			add_note(d, "AutoSA vectorises loop %s only in the "
+				"layout dse analyze names for it", d->tmpl.loop[l]);
+		return dse_stat_ok;
+	}
+	if (poly_template_is_space(&d->tmpl, l))
+		return dse_error_set(err, DSE_E_INPUT, "--sa-sizes: simd "
+			"factor %d on loop %s, a space loop of space_time[%d], "
+			"is AutoSA's --simd-touch-space (SIMD across the PEs of "
+			"that loop, with --local-reduce when it is a "
+			"reduction), which dse does not model; give 1 for that "
+			"loop to evaluate the array without it", (int) f,
+			d->tmpl.loop[l], d->tmpl.space_time);
+	if (!legal) {
+		add_note(d, "simd factor %d on loop %s is not applied: AutoSA "
+			"skips a loop whose accesses need a layout change",
+			(int) f, d->tmpl.loop[l]);
+		return dse_stat_ok;
+	}
+	if (d->tmpl.simd_loop >= 0)
+		return dse_error_set(err, DSE_E_INPUT, "--sa-sizes: simd "
+			"factor %d on loop %s: dse models SIMD on loop %s, the "
+			"one dse analyze names", (int) f, d->tmpl.loop[l],
+			d->tmpl.loop[d->tmpl.simd_loop]);
+	return dse_error_set(err, DSE_E_INPUT, "--sa-sizes: simd factor %d "
+		"on loop %s: space_time[%d] of kernel '%s' has no SIMD loop in "
+		"dse", (int) f, d->tmpl.loop[l], d->tmpl.space_time,
+		d->tmpl.kernel);
+}
+
+/* The SIMD width a simd list asks for, the design's other knobs read.
+ * AutoSA reads one factor per loop its SIMD pass takes as a candidate
+ * (dse_sa_simd_loops), in order: a list as long as the candidates, with
+ * or without --simd-touch-space, is read factor by factor, which tells a
+ * factor on a space loop (not modelled) from one on the SIMD loop.  Any
+ * other list, dse's own one-factor form included, gives its factor above
+ * 1 to the kernel's SIMD loop: AutoSA's code has one SIMD width, on the
+ * loop whose accesses need no layout change, and which loops its pass
+ * counts depends on how isl splits the schedule, which dse reads only
+ * approximately.  At most one factor may be above 1.
+ */
+static dse_stat simd_width(dse_design *d, const dse_sa_sizes *sa,
+	int32_t *width, dse_error *err)
+{
+	int loops[POLY_MAX_LOOPS], legal[POLY_MAX_LOOPS], touch[POLY_MAX_LOOPS];
+	int tlegal[POLY_MAX_LOOPS], nl, nt, i, pos = -1;
+	int n = sa->n[DSE_SA_SIMD];
+	const int32_t *v = sa->v[DSE_SA_SIMD];
+	char names[256];
+
+	*width = 1;
+	for (i = 0; i < n; i++)
+		if (v[i] != 1) {
+			if (pos >= 0)
+				return dse_error_set(err, DSE_E_INPUT,
+					"--sa-sizes: simd has two factors above "
+					"1 (%d and %d); AutoSA's code has one "
+					"SIMD width, on one loop", (int) v[pos],
+					(int) v[i]);
+			pos = i;
+		}
+	if (pos < 0)
+		return dse_stat_ok;
+	nl = dse_sa_simd_loops(&d->tmpl, d->model, d->knobs, 0, loops, legal);
+	nt = dse_sa_simd_loops(&d->tmpl, d->model, d->knobs, 1, touch, tlegal);
+	if (n == nl)
+		return simd_on(d, loops[pos], legal[pos], v[pos], width, err);
+	if (n == nt)
+		return simd_on(d, touch[pos], tlegal[pos], v[pos], width, err);
+	if (d->tmpl.simd_loop < 0)
+		return dse_error_set(err, DSE_E_INPUT, "--sa-sizes: simd[...%d"
+			"...]: space_time[%d] of kernel '%s' has no SIMD loop in "
+			"dse", (int) v[pos], d->tmpl.space_time, d->tmpl.kernel);
+	*width = v[pos];
+	if (n > 1) {
+		loop_names(d, loops, nl, names, sizeof(names));
+		add_note(d, "simd has %d factors where dse counts %d SIMD "
+			"candidates of AutoSA (%s); its factor %d is read as "
+			"the SIMD width of loop %s", n, nl, nl ? names : "none",
+			(int) v[pos], d->tmpl.loop[d->tmpl.simd_loop]);
+	}
+	return dse_stat_ok;
+}
+
+/* The value of knob k from list entry e.  -1 (AutoSA's "not tiled") is
+ * the loop's whole extent.  AutoSA's array_part_L2 tiles the tile loops
+ * of array_part, so its factor counts array_part tiles: the knob, in
+ * iterations, is the factor times the loop's array_part ("t1", already
+ * read).
+ */
+static int32_t tile_value(const dse_design *d, int k, enum dse_sa_entry e,
+	int32_t v, const int64_t *t1)
+{
+	int loop = sim_model_knob_loop(d->model, k);
+	int64_t x = v;
+
+	if (loop < 0 || (e != DSE_SA_ARRAY_PART && e != DSE_SA_ARRAY_PART_L2))
+		return v;
+	if (v == -1)
+		return (int32_t) d->tmpl.extent[loop];
+	if (e == DSE_SA_ARRAY_PART_L2)
+		x = (int64_t) v * t1[loop];
+	/* A product past 32 bits is past every extent: the model says the
+	 * tile does not fit the loop.
+	 */
+	return x > INT32_MAX ? INT32_MAX : (int32_t) x;
+}
+
+/* The HBM entries, which the models do not use, as a note. */
+static void hbm_note(const dse_sa_sizes *sa, char *buf, size_t size)
+{
+	size_t len;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < sa->n_hbm; i++) {
+		len = strlen(buf);
+		snprintf(buf + len, size - len, "%s%s", i ? ", " : "",
+			sa->hbm[i]);
+	}
+	if (sa->n_hbm) {
+		len = strlen(buf);
+		snprintf(buf + len, size - len, ": AutoSA's HBM banks, read "
+			"and not modelled (the board's DRAM is one bandwidth)");
+	}
 }
 
 /* The value of a knob with no loop: the command-line choice, else the
@@ -87,11 +256,14 @@ static dse_stat fill_knobs(const dse_ctx *ctx, int io_network,
 	dse_error *err)
 {
 	int used[DSE_SA_N_ENTRIES] = { 0 };
-	int k, e;
+	int64_t t1[POLY_MAX_LOOPS] = { 0 };
+	int32_t width;
+	int k, e, simd = -1;
 
-	for (e = DSE_SA_ARRAY_PART; e < DSE_SA_N_ENTRIES; e++)
+	for (e = DSE_SA_ARRAY_PART; e < DSE_SA_SIMD; e++)
 		if (check_list(d, sa, e, err))
 			return dse_stat_error;
+	hbm_note(sa, d->note, sizeof(d->note));
 	d->io_network = choice(ctx, "io_network", io_network, SIM_NET_DAISY);
 	d->double_buffer = choice(ctx, "double_buffer", double_buffer, 1);
 	for (k = 0; k < sim_model_n_knobs(d->model); k++) {
@@ -108,12 +280,25 @@ static dse_stat fill_knobs(const dse_ctx *ctx, int io_network,
 		for (e = DSE_SA_ARRAY_PART; e < DSE_SA_N_ENTRIES; e++)
 			if (!strcmp(kind, dse_sa_entry_name(e)))
 				break;
+		if (e == DSE_SA_SIMD) {
+			d->knobs[k] = 1;
+			simd = k;
+			continue;
+		}
 		if (e == DSE_SA_N_ENTRIES || used[e] >= sa->n[e])
 			return dse_error_set(err, DSE_E_RUNTIME, "the model's "
 				"knob '%s' has no value in --sa-sizes",
 				sim_model_knob_name(d->model, k));
-		d->knobs[k] = sa->v[e][used[e]++];
+		d->knobs[k] = tile_value(d, k, e, sa->v[e][used[e]++], t1);
+		if (e == DSE_SA_ARRAY_PART && sim_model_knob_loop(d->model, k) >=
+				0)
+			t1[sim_model_knob_loop(d->model, k)] = d->knobs[k];
 	}
+	/* The simd list is read against the design's tiling. */
+	if (simd_width(d, sa, &width, err))
+		return dse_stat_error;
+	if (simd >= 0)
+		d->knobs[simd] = width;
 	return dse_stat_ok;
 }
 
@@ -145,7 +330,7 @@ dse_stat dse_design_build(const dse_ctx *ctx, const char *sa_sizes,
 	if (!d->model || fill_knobs(ctx, io_network, double_buffer, &sa, d,
 			err))
 		return dse_stat_error;
-	sim_sa_sizes(d->model, d->knobs, d->sa, sizeof(d->sa));
+	dse_sa_write(&d->tmpl, d->model, d->knobs, d->sa, sizeof(d->sa));
 	return dse_stat_ok;
 }
 
@@ -214,6 +399,8 @@ static void print_text(const dse_ctx *ctx, const struct design *d,
 		d->d.tmpl.kernel, ctx->board.name, ctx->dtype->name,
 		d->d.tmpl.space_time);
 	fprintf(out, "  %-14s %s\n", "design", d->d.sa);
+	if (d->d.note[0])
+		fprintf(out, "  %-14s %s\n", "note", d->d.note);
 	fprintf(out, "  %-14s %s, double buffering %s\n", "I/O network",
 		dse_net_name(d->d.io_network), d->d.double_buffer ? "on" : "off");
 	if (m->status != SIM_OK) {
@@ -388,11 +575,14 @@ static void print_json(const dse_ctx *ctx, const struct design *d,
 	FILE *out)
 {
 	const sim_metrics *m = &d->m;
+	int k;
 
 	fprintf(out, "{\"kernel\":\"%s\"", d->d.tmpl.kernel);
 	dse_json_str(out, "board", ctx->board.name);
 	dse_json_i64(out, "space_time", d->d.tmpl.space_time);
 	dse_json_str(out, "sa_sizes", d->d.sa);
+	if (d->d.note[0])
+		dse_json_str(out, "note", d->d.note);
 	dse_json_str(out, "io_network", dse_net_name(d->d.io_network));
 	dse_json_i64(out, "double_buffer", d->d.double_buffer);
 	dse_json_status(out, ctx, m);
@@ -413,7 +603,11 @@ static void print_json(const dse_ctx *ctx, const struct design *d,
 	dse_json_i64(out, "pe_cols", m->pe_cols);
 	dse_json_i64(out, "ii", m->ii);
 	dse_json_board(out, ctx, m);
-	fputs("}\n", out);
+	fputs(",\"knobs\":{", out);
+	for (k = 0; k < sim_model_n_knobs(d->d.model); k++)
+		fprintf(out, "%s\"%s\":%d", k ? "," : "",
+			sim_model_knob_name(d->d.model, k), (int) d->d.knobs[k]);
+	fputs("}}\n", out);
 }
 
 /* Rank 0's part.  An illegal design, or one over the board, is printed,

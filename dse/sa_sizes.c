@@ -23,6 +23,7 @@ struct reader {
 	const char *text;
 	const char *p;
 	dse_error *err;
+	const char *hbm;	/* the HBM entry being read, NULL for others */
 };
 
 const char *dse_sa_entry_name(enum dse_sa_entry e)
@@ -99,10 +100,16 @@ static size_t read_ident(struct reader *r, char *buf, size_t size)
 	return n;
 }
 
-/* Skips an optional "kernel[]->" (with blanks anywhere between its
- * tokens) and reads the entry's name; returns the entry or -1.
+/* The entry number of an HBM entry ("hbm_A": AutoSA's --hbm banks of an
+ * array), which has no slot of its own.
  */
-static int read_entry_name(struct reader *r)
+#define HBM_ENTRY DSE_SA_N_ENTRIES
+
+/* Skips an optional "kernel[]->" (with blanks anywhere between its
+ * tokens) and reads the entry's name; returns the entry, HBM_ENTRY (the
+ * name in *hbm) or -1.
+ */
+static int read_entry_name(struct reader *r, char *hbm, size_t size)
 {
 	const char *start, *name_at;
 	char name[64], known[128] = "";
@@ -113,13 +120,21 @@ static int read_entry_name(struct reader *r)
 	read_ident(r, name, sizeof(name));
 	skip_space(r);
 	if (*r->p == '[' && r->p[1 + strspn(r->p + 1, " \t")] == ']') {
-		/* "kernel[]" (any statement name): the arrow must follow. */
+		/* "kernel[]" (any statement name): the arrow must follow;
+		 * "latency[]" is an empty latency list.
+		 */
+		const char *bracket = r->p;
+
 		r->p += 1 + strspn(r->p + 1, " \t") + 1;
 		skip_space(r);
 		if (strncmp(r->p, "->", 2)) {
 			for (e = 0; e < DSE_SA_N_ENTRIES; e++)
 				if (!strcmp(name, entry_names[e]))
 					break;
+			if (e == DSE_SA_LATENCY) {
+				r->p = bracket;
+				return e;
+			}
 			if (e < DSE_SA_N_ENTRIES)
 				fail(r, start, "the %s list is empty", name);
 			else
@@ -139,6 +154,11 @@ static int read_entry_name(struct reader *r)
 		strcat(known, e ? ", " : "");
 		strcat(known, entry_names[e]);
 	}
+	strcat(known, ", hbm_<array>");
+	if (!strncmp(name, "hbm_", 4) && name[4]) {
+		snprintf(hbm, size, "%s", name);
+		return HBM_ENTRY;
+	}
 	if (!name[0])
 		fail(r, name_at, "expected an entry such as "
 			"'kernel[]->array_part[16,16,16]' (entries: %s)",
@@ -147,6 +167,12 @@ static int read_entry_name(struct reader *r)
 		fail(r, name_at, "unknown entry '%s' (entries: %s)", name,
 			known);
 	return -1;
+}
+
+/* The name of the list being read, for messages. */
+static const char *list_name(const struct reader *r, int e)
+{
+	return r->hbm ? r->hbm : entry_names[e];
 }
 
 /* Reads one integer of a list; "min" is 0 for space_time, else 1. */
@@ -159,22 +185,33 @@ static dse_stat read_value(struct reader *r, int e, int64_t min,
 
 	skip_space(r);
 	at = r->p;
+	/* AutoSA's "not tiled" in the tiling lists. */
+	if ((e == DSE_SA_ARRAY_PART || e == DSE_SA_ARRAY_PART_L2) &&
+	    r->p[0] == '-' && r->p[1] == '1' &&
+	    (r->p[2] < '0' || r->p[2] > '9')) {
+		r->p += 2;
+		*v = -1;
+		return dse_stat_ok;
+	}
 	if (*r->p == '-')
-		return fail(r, at, "%s values must be %s", entry_names[e],
-			min ? "positive" : ">= 0");
+		return fail(r, at, "%s values must be %s", list_name(r, e),
+			min ? (e == DSE_SA_ARRAY_PART ||
+				e == DSE_SA_ARRAY_PART_L2 ?
+				"positive, or -1 (not tiled)" : "positive") :
+			">= 0");
 	if (*r->p < '0' || *r->p > '9')
 		return fail(r, at, "expected an integer in the %s list, "
-			"found %s", entry_names[e], found(r, buf, sizeof(buf)));
+			"found %s", list_name(r, e), found(r, buf, sizeof(buf)));
 	while (*r->p >= '0' && *r->p <= '9') {
 		acc = acc * 10 + (*r->p - '0');
 		if (acc > INT32_MAX)
 			return fail(r, at, "%s value too large (at most "
-				"2147483647)", entry_names[e]);
+				"2147483647)", list_name(r, e));
 		r->p++;
 	}
 	if (acc < min)
 		return fail(r, at, "%s values must be positive",
-			entry_names[e]);
+			list_name(r, e));
 	*v = (int32_t) acc;
 	return dse_stat_ok;
 }
@@ -186,10 +223,16 @@ static dse_stat read_list(struct reader *r, int e, dse_sa_sizes *out)
 
 	if (expect(r, '[', "after the entry name") < 0)
 		return dse_stat_error;
+	skip_space(r);
+	/* "latency[]": AutoSA's way to say there is no latency loop. */
+	if (e == DSE_SA_LATENCY && *r->p == ']') {
+		r->p++;
+		return dse_stat_ok;
+	}
 	for (;;) {
 		if (out->n[e] == DSE_SA_MAX_VALUES)
 			return fail(r, r->p, "the %s list has more than %d "
-				"values", entry_names[e], DSE_SA_MAX_VALUES);
+				"values", list_name(r, e), DSE_SA_MAX_VALUES);
 		if (read_value(r, e, e == DSE_SA_SPACE_TIME ? 0 : 1,
 				&out->v[e][out->n[e]]) < 0)
 			return dse_stat_error;
@@ -199,7 +242,7 @@ static dse_stat read_list(struct reader *r, int e, dse_sa_sizes *out)
 			break;
 		if (*r->p != ',')
 			return fail(r, r->p, "expected ',' or ']' in the %s "
-				"list, found %s", entry_names[e],
+				"list, found %s", list_name(r, e),
 				found(r, buf, sizeof(buf)));
 		r->p++;
 	}
@@ -210,17 +253,51 @@ static dse_stat read_list(struct reader *r, int e, dse_sa_sizes *out)
 	return dse_stat_ok;
 }
 
+/* Reads an HBM entry's list (one bank count) and keeps the entry as
+ * written.
+ */
+static dse_stat read_hbm(struct reader *r, const char *at, const char *name,
+	dse_sa_sizes *out)
+{
+	dse_sa_sizes one;
+	int i;
+
+	if (strlen(name) > 32)
+		return fail(r, at, "the entry name '%s' is longer than 32 "
+			"characters", name);
+	for (i = 0; i < out->n_hbm; i++)
+		if (!strncmp(out->hbm[i], name, strlen(name)) &&
+		    out->hbm[i][strlen(name)] == '[')
+			return fail(r, at, "%s is given twice", name);
+	if (out->n_hbm == DSE_SA_MAX_HBM)
+		return fail(r, at, "more than %d hbm_ entries", DSE_SA_MAX_HBM);
+	memset(&one, 0, sizeof(one));
+	r->hbm = name;
+	if (read_list(r, DSE_SA_SIMD, &one) < 0)
+		return dse_stat_error;
+	r->hbm = NULL;
+	if (one.n[DSE_SA_SIMD] != 1)
+		return fail(r, at, "%s takes one value (the HBM banks of the "
+			"array), got %d", name, one.n[DSE_SA_SIMD]);
+	snprintf(out->hbm[out->n_hbm++], sizeof(out->hbm[0]), "%.32s[%d]",
+		name, (int) one.v[DSE_SA_SIMD][0]);
+	return dse_stat_ok;
+}
+
 /* Reads one entry; the cursor is on its first character. */
 static dse_stat read_entry(struct reader *r, dse_sa_sizes *out)
 {
 	const char *at;
+	char hbm[64];
 	int e;
 
 	skip_space(r);
 	at = r->p;
-	e = read_entry_name(r);
+	e = read_entry_name(r, hbm, sizeof(hbm));
 	if (e < 0)
 		return dse_stat_error;
+	if (e == HBM_ENTRY)
+		return read_hbm(r, at, hbm, out);
 	if (out->given[e])
 		return fail(r, at, "%s is given twice", entry_names[e]);
 	out->given[e] = 1;
@@ -230,7 +307,7 @@ static dse_stat read_entry(struct reader *r, dse_sa_sizes *out)
 dse_stat dse_sa_sizes_parse(const char *text, dse_sa_sizes *out,
 	dse_error *err)
 {
-	struct reader r = { text, text, err };
+	struct reader r = { text, text, err, NULL };
 	char buf[32];
 
 	memset(out, 0, sizeof(*out));

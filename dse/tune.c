@@ -139,22 +139,21 @@ static dse_stat evaluate(const dse_ctx *ctx, struct best *b, int kind,
 	return dse_stat_ok;
 }
 
-/* AutoSA's --simd-info: per kernel (the space-time candidate), whether
- * each SIMD loop is a reduction ("y") or not ("n").
+/* AutoSA's command for the design, with its --simd-info file: per kernel
+ * (the space-time candidate), whether each loop AutoSA's SIMD pass asks
+ * about is a reduction ("y") or not ("n").
  */
 static void emit_autosa(const dse_ctx *ctx, const struct best *b,
 	FILE *out)
 {
-	char sa[512];
-	int red = ctx->tmpl.simd_loop >= 0 &&
-		ctx->tmpl.simd_loop == ctx->tmpl.reduction;
+	char sa[512], info[512];
 
-	sim_sa_sizes(ctx->model, b->knobs, sa, sizeof(sa));
+	dse_sa_write(&ctx->tmpl, ctx->model, b->knobs, sa, sizeof(sa));
+	dse_sa_simd_info(&ctx->tmpl, ctx->model, b->knobs, info,
+		sizeof(info));
 	fprintf(out, "# AutoSA build of the best design of %s on %s\n",
 		ctx->tmpl.kernel, ctx->board.name);
-	fprintf(out, "cat > simd_info.json <<'EOF'\n{\n  \"kernel%d\": {\n"
-		"    \"reduction\": [\"%s\"]\n  }\n}\nEOF\n",
-		ctx->tmpl.space_time, red ? "y" : "n");
+	fprintf(out, "cat > simd_info.json <<'EOF'\n%sEOF\n", info);
 	fprintf(out, "./autosa ./%s.c --config=./autosa_config/"
 		"autosa_config.json --target=autosa_hls_c --output-dir=./"
 		"autosa.tmp/output --sa-sizes=\"%s\" --simd-info=./"

@@ -850,5 +850,6 @@ void dse_design_text(const dse_ctx *ctx, const int32_t *knobs, char *buf,
 	else if (ctx->family)
 		gnn_family_describe(ctx->family, knobs, buf, size);
 	else
-		sim_sa_sizes(ctx->model, knobs, buf, size);
+		dse_sa_write(&ctx->tmpl, ctx->model, knobs, buf,
+			(size_t) size);
 }

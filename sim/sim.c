@@ -10,7 +10,6 @@
  * formula of its access with the zero coefficients dropped.  sim_eval
  * (model.c) then costs a few hundred integer operations.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -425,62 +424,6 @@ const char *sim_model_knob_kind(const sim_model *model, int knob)
 {
 	return knob_valid(model, knob) ?
 		kind_names[model->knob_kind[knob]] : NULL;
-}
-
-/* Appends to buf (of "size" bytes, "*len" used) as far as it fits; the
- * string stays terminated.
- */
-static void __attribute__((format(printf, 4, 5))) appendf(char *buf,
-	int size, int *len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (*len >= size - 1)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + *len, (size_t) (size - *len), fmt, ap);
-	va_end(ap);
-	*len = n < 0 || n > size - 1 - *len ? size - 1 : *len + n;
-}
-
-/* ";kernel[]->kind[v,v,...]" for the knobs of one kind, nothing when the
- * model has none.
- */
-static void append_kind(const sim_model *m, const int32_t *knobs, int kind,
-	char *buf, int size, int *len)
-{
-	int k, first = 1;
-
-	for (k = 0; k < m->n_knobs; k++) {
-		if (m->knob_kind[k] != kind)
-			continue;
-		if (first)
-			appendf(buf, size, len, ";kernel[]->%s[%d",
-				kind_names[kind], (int) knobs[k]);
-		else
-			appendf(buf, size, len, ",%d", (int) knobs[k]);
-		first = 0;
-	}
-	if (!first)
-		appendf(buf, size, len, "]");
-}
-
-void sim_sa_sizes(const sim_model *model, const int32_t *knobs, char *buf,
-	int size)
-{
-	int len = 0, kind;
-
-	if (!buf || size <= 0)
-		return;
-	buf[0] = '\0';
-	if (!model || !knobs)
-		return;
-	appendf(buf, size, &len, "{kernel[]->space_time[%d]",
-		model->tmpl.space_time);
-	for (kind = 0; kind < SIM__N_SA_KINDS; kind++)
-		append_kind(model, knobs, kind, buf, size, &len);
-	appendf(buf, size, &len, "}");
 }
 
 double sim_metric_capacity(const arch_board *board, enum sim_metric m)

@@ -102,15 +102,4 @@ void sim_eval(const sim_model *model, const int32_t *knobs, sim_metrics *out);
 void sim_bound(const sim_model *model, const int32_t *knobs,
 	sim_metrics *lower);
 
-/* Writes the AutoSA --sa-sizes string of a design point into buf (the
- * io_network and double_buffer knobs are not part of it), e.g.
- * "{kernel[]->space_time[3];kernel[]->array_part[16,16,16];
- *   kernel[]->latency[8,8];kernel[]->simd[2]}", with
- * "kernel[]->array_part_L2[...]" after array_part when the model has those
- * knobs, and without the latency or simd part when it has no such knob.
- * The string is cut (and still terminated) when buf is too small.
- */
-void sim_sa_sizes(const sim_model *model, const int32_t *knobs, char *buf,
-	int size);
-
 #endif

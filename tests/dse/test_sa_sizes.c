@@ -38,6 +38,19 @@ static const struct good_case good_cases[] = {
 	{ "{kernel[]->array_part[1]}", -1, "1", NULL, NULL, NULL },
 	{ "{S0[]->space_time[5];S0[]->array_part[2147483647,1]}",
 	  5, "2147483647,1", NULL, NULL, NULL },
+	/* AutoSA's documentation: LU's untiled array and empty latency
+	 * list, one simd factor per candidate loop, second-level tiles.
+	 */
+	{ "{kernel[]->space_time[3];kernel[]->array_part[-1,-1,-1];"
+	  "kernel[]->latency[]}", 3, "-1,-1,-1", NULL, "", NULL },
+	{ "{kernel[]->space_time[4];kernel[]->array_part[64,56,14,64];"
+	  "kernel[]->latency[4,4,7];kernel[]->simd[1,1,8]}",
+	  4, "64,56,14,64", NULL, "4,4,7", "1,1,8" },
+	{ "{kernel[]->space_time[3];kernel[]->array_part[16,16,16];"
+	  "kernel[]->array_part_L2[2,2,2];kernel[]->latency[8,8];"
+	  "kernel[]->simd[2]}", 3, "16,16,16", "2,2,2", "8,8", "2" },
+	{ "{array_part[-1, 8, -1];latency[ ]}", -1, "-1,8,-1", NULL, "",
+	  NULL },
 };
 
 static void join(const int32_t *v, int n, char *buf, size_t size)
@@ -106,7 +119,20 @@ static const struct bad_case bad_cases[] = {
 	  "found the end of the text" },
 	{ "{kernel[]->simd[8]}}", 20, "unexpected text after the closing" },
 	{ "{kernel[]->tile[8]}", 12, "unknown entry 'tile' (entries: "
-	  "space_time, array_part, array_part_L2, latency, simd)" },
+	  "space_time, array_part, array_part_L2, latency, simd, "
+	  "hbm_<array>)" },
+	{ "{array_part[-2]}", 13, "array_part values must be positive, or "
+	  "-1 (not tiled)" },
+	{ "{array_part[-10]}", 13, "array_part values must be positive, or "
+	  "-1 (not tiled)" },
+	{ "{simd[-1]}", 7, "simd values must be positive" },
+	{ "{latency[-1]}", 10, "latency values must be positive" },
+	{ "{array_part[]}", 2, "the array_part list is empty" },
+	{ "{hbm_A[2,2]}", 2, "hbm_A takes one value (the HBM banks of the "
+	  "array), got 2" },
+	{ "{hbm_A[x]}", 8, "expected an integer in the hbm_A list" },
+	{ "{hbm_A[2];kernel[]->hbm_A[4]}", 11, "hbm_A is given twice" },
+	{ "{hbm_[2]}", 2, "unknown entry 'hbm_'" },
 	{ "{kernel[]->Simd[8]}", 12, "unknown entry 'Simd'" },
 	{ "{kernel[]simd[8]}", 10, "expected '->' after 'kernel[]'" },
 	{ "{kernel[]->[8]}", 12, "expected an entry such as" },

@@ -689,56 +689,6 @@ static void test_knobs(void **state)
 	assert_int_equal(sim_model_n_knobs(NULL), 0);
 }
 
-static const struct sa_case {
-	int tmpl;
-	int l2;
-	int32_t knobs[SIM_MAX_KNOBS];
-	int size;
-	const char *expect;
-} sa_cases[] = {
-	{ T_MM64, 0, { 16, 16, 16, 4, 4, 2 }, 256,
-	  "{kernel[]->space_time[3];kernel[]->array_part[16,16,16];"
-	  "kernel[]->latency[4,4];kernel[]->simd[2]}" },
-	{ T_B, 0, { 8, 16, 4, 4, 2, 4 }, 256,
-	  "{kernel[]->space_time[5];kernel[]->array_part[8,16,4];"
-	  "kernel[]->latency[4,2];kernel[]->simd[4]}" },
-	{ T_MM64, 1, { 16, 16, 16, 32, 64, 16, 4, 4, 2 }, 256,
-	  "{kernel[]->space_time[3];kernel[]->array_part[16,16,16];"
-	  "kernel[]->array_part_L2[32,64,16];kernel[]->latency[4,4];"
-	  "kernel[]->simd[2]}" },
-	{ T_MM1D, 0, { 16, 8, 16, 4, 2, 2 }, 256,
-	  "{kernel[]->space_time[0];kernel[]->array_part[16,8,16];"
-	  "kernel[]->latency[4,2];kernel[]->simd[2]}" },
-	{ T_MM3D, 0, { 64, 64, 4, 16, 32 }, 256,
-	  "{kernel[]->space_time[6];kernel[]->array_part[64,64,4];"
-	  "kernel[]->latency[16,32]}" },
-	{ T_ELEM, 1, { 16, 64, 32, 64, 1, 1 }, 256,
-	  "{kernel[]->space_time[0];kernel[]->array_part[16,64];"
-	  "kernel[]->array_part_L2[32,64];kernel[]->latency[1,1]}" },
-	/* Cut to the buffer, still terminated. */
-	{ T_MM64, 0, { 16, 16, 16, 4, 4, 2 }, 12, "{kernel[]->" },
-	{ T_MM64, 0, { 16, 16, 16, 4, 4, 2 }, 40,
-	  "{kernel[]->space_time[3];kernel[]->arra" },
-	{ T_MM64, 0, { 16, 16, 16, 4, 4, 2 }, 1, "" },
-};
-
-static void test_sa_sizes(void **state)
-{
-	size_t i;
-
-	(void) state;
-	for (i = 0; i < DSE_N_OF(sa_cases); i++) {
-		const struct sa_case *c = &sa_cases[i];
-		sim_model *m = make_model(c->tmpl, &easy_board, &t32, c->l2);
-		char buf[256];
-
-		memset(buf, 'x', sizeof(buf));
-		sim_sa_sizes(m, c->knobs, buf, c->size);
-		assert_string_equal(buf, c->expect);
-		sim_model_free(m);
-	}
-}
-
 static const struct metric_case {
 	int id;
 	const char *name;
@@ -1160,9 +1110,6 @@ int main(int argc, char **argv)
 	const struct CMUnitTest knobs[] = {
 		cmocka_unit_test(test_knobs),
 	};
-	const struct CMUnitTest sa_sizes[] = {
-		cmocka_unit_test(test_sa_sizes),
-	};
 	const struct CMUnitTest metrics[] = {
 		cmocka_unit_test(test_metrics),
 	};
@@ -1189,7 +1136,6 @@ int main(int argc, char **argv)
 	RUN(model)
 	RUN(legality)
 	RUN(knobs)
-	RUN(sa_sizes)
 	RUN(metrics)
 	RUN(alloc)
 	RUN(network)
