@@ -105,8 +105,10 @@ bad_input "short array_part" '{array_part[128,128];latency[16,4];simd[4]}' \
 	"array_part needs 3 values, for loops i, j, k (space_time[3]); got 2"
 bad_input "no latency" '{array_part[128,128,8];simd[4]}' \
 	"latency needs 2 values, for loops i, j (space_time[3]); the entry is missing"
+# AutoSA's simd lists hold one factor per candidate loop; its code has one
+# SIMD width, so two factors above 1 cannot be one design.
 bad_input "two simd" '{array_part[128,128,8];latency[16,4];simd[4,4]}' \
-	"simd needs 1 value, for loop k"
+	"simd has two factors above 1 (4 and 4); AutoSA's code has one SIMD width"
 bad_input "L2 too short" '{array_part[128,128,8];array_part_L2[256];latency[16,4];simd[4]}' \
 	"array_part_L2 needs 3 values, for loops i, j, k"
 bad_input "no candidate 9" '{space_time[9];array_part[1,1,1]}' \

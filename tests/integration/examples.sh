@@ -36,4 +36,7 @@ done
 # The built-in default sweep, with no config at all.
 (cd "$TMP" && "$DSE" -q) && [ -s "$TMP/results/mm.h5" ] && ok ||
 	fail "the default sweep did not write results/mm.h5"
+/usr/bin/python3 "$SRC/tests/integration/check_board_fit.py" \
+	"$TMP/results/mm.h5" && ok ||
+	fail "the default sweep: a design over the board in results/mm.h5"
 finish
