@@ -7,7 +7,6 @@
  * rank 0 analyses and prints; the other ranks learn the outcome through
  * one broadcast, so `mpirun -np N dse analyze` behaves like one process.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,22 +21,6 @@
 
 /* ---- Formatting values ---------------------------------------------------- */
 
-/* Appends formatted text to buf (of "size" bytes), truncating quietly:
- * every caller prints into a cell that is only read by people.
- */
-static void __attribute__((format(printf, 3, 4))) append(char *buf,
-	size_t size, const char *fmt, ...)
-{
-	size_t len = strlen(buf);
-	va_list ap;
-
-	if (len + 1 >= size)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + len, size - len, fmt, ap);
-	va_end(ap);
-}
-
 /* The names of loops idx[0..n) joined by "sep", or "-" for none. */
 static void loop_list(const poly_analysis *a, const int *idx, int n,
 	const char *sep, char *buf, size_t size)
@@ -46,11 +29,11 @@ static void loop_list(const poly_analysis *a, const int *idx, int n,
 
 	buf[0] = '\0';
 	for (i = 0; i < n; i++)
-		append(buf, size, "%s%s", i ? sep : "",
+		dse_appendf(buf, size, "%s%s", i ? sep : "",
 			idx[i] >= 0 && idx[i] < a->n_loops ?
 			a->loop[idx[i]] : "?");
 	if (n == 0)
-		append(buf, size, "-");
+		dse_appendf(buf, size, "-");
 }
 
 void dse_loop_names(const poly_analysis *a, const int *idx, int n,
@@ -80,11 +63,11 @@ static void flagged_loops(const poly_analysis *a, const int *flag,
 static void dist_component(const poly_dep *d, int l, char *buf, size_t size)
 {
 	if (d->dist_min[l] == d->dist_max[l])
-		append(buf, size, "%lld", (long long) d->dist_min[l]);
+		dse_appendf(buf, size, "%lld", (long long) d->dist_min[l]);
 	else if (d->unknown)
-		append(buf, size, "?");
+		dse_appendf(buf, size, "?");
 	else
-		append(buf, size, "[%lld,%lld]", (long long) d->dist_min[l],
+		dse_appendf(buf, size, "[%lld,%lld]", (long long) d->dist_min[l],
 			(long long) d->dist_max[l]);
 }
 
@@ -94,13 +77,13 @@ static void dist_vector(const poly_analysis *a, const poly_dep *d,
 	int l;
 
 	buf[0] = '\0';
-	append(buf, size, "(");
+	dse_appendf(buf, size, "(");
 	for (l = 0; l < a->n_loops; l++) {
 		if (l)
-			append(buf, size, ",");
+			dse_appendf(buf, size, ",");
 		dist_component(d, l, buf, size);
 	}
-	append(buf, size, ")");
+	dse_appendf(buf, size, ")");
 }
 
 /* The I/O direction of a group, "(1,0)", or "?" when a dependence of the
@@ -113,13 +96,13 @@ void dse_group_direction(const poly_candidate *c, const poly_group *g,
 
 	buf[0] = '\0';
 	if (!g->dir_known) {
-		append(buf, size, "?");
+		dse_appendf(buf, size, "?");
 		return;
 	}
-	append(buf, size, "(");
+	dse_appendf(buf, size, "(");
 	for (s = 0; s < c->n_space; s++)
-		append(buf, size, "%s%d", s ? "," : "", g->dir[s]);
-	append(buf, size, ")");
+		dse_appendf(buf, size, "%s%d", s ? "," : "", g->dir[s]);
+	dse_appendf(buf, size, ")");
 }
 
 static void group_deps(const poly_analysis *a, const poly_group *g,
@@ -129,11 +112,11 @@ static void group_deps(const poly_analysis *a, const poly_group *g,
 
 	buf[0] = '\0';
 	for (i = 0; i < g->n_deps; i++)
-		append(buf, size, "%s%s", i ? "," : "",
+		dse_appendf(buf, size, "%s%s", i ? "," : "",
 			g->dep[i] >= 0 && g->dep[i] < a->n_deps ?
 			a->dep[g->dep[i]].name : "?");
 	if (g->n_deps == 0)
-		append(buf, size, "-");
+		dse_appendf(buf, size, "-");
 }
 
 const char *dse_io_type_name(int type)
@@ -171,7 +154,7 @@ static const char *drain_of(const poly_template *t, int g, char *loops,
 	int l;
 
 	loops[0] = '\0';
-	append(loops, size, "-");
+	dse_appendf(loops, size, "-");
 	if (gr->pruned)
 		return "stays";
 	if (poly_template_superseded(t, g))
@@ -182,10 +165,10 @@ static const char *drain_of(const poly_template *t, int g, char *loops,
 	loops[0] = '\0';
 	for (l = 0; l < t->band; l++)
 		if (mask >> l & 1u)
-			append(loops, size, "%s%s", loops[0] ? "," : "",
+			dse_appendf(loops, size, "%s%s", loops[0] ? "," : "",
 				t->loop[l]);
 	if (!loops[0])
-		append(loops, size, "-");
+		dse_appendf(loops, size, "-");
 	return gr->kind == POLY_DEP_FLOW ? "every_tile" : mask ? "per_tile" :
 		"once";
 }
@@ -198,15 +181,15 @@ static void drain_cell(const poly_template *t, int g, char *buf, size_t size)
 
 	buf[0] = '\0';
 	if (!strcmp(how, "stays"))
-		append(buf, size, "stays in PEs");
+		dse_appendf(buf, size, "stays in PEs");
 	else if (!strcmp(how, "with_flow"))
-		append(buf, size, "with its flow");
+		dse_appendf(buf, size, "with its flow");
 	else if (!strcmp(how, "every_tile"))
-		append(buf, size, "every tile");
+		dse_appendf(buf, size, "every tile");
 	else if (!strcmp(how, "per_tile"))
-		append(buf, size, "per %s tile", loops);
+		dse_appendf(buf, size, "per %s tile", loops);
 	else
-		append(buf, size, "%s", !strcmp(how, "once") ? "once" : "-");
+		dse_appendf(buf, size, "%s", !strcmp(how, "once") ? "once" : "-");
 }
 
 /* ---- Text tables ---------------------------------------------------------- */

@@ -359,6 +359,13 @@ void dse_resource_line(FILE *out, const dse_ctx *ctx, const char *label,
 	enum sim_metric id, int64_t v);
 /* The five resource lines (DSP, BRAM18K, URAM, LUT, FF) of "m". */
 void dse_resource_lines(FILE *out, const dse_ctx *ctx, const sim_metrics *m);
+/* Appends printf-formatted text to the string in buf (of "size" bytes)
+ * as far as it fits; the string stays terminated.  For text read by
+ * people or cut on purpose (a cell of a table, a --sa-sizes string in a
+ * fixed buffer).
+ */
+void dse_appendf(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 void dse_json_f64(FILE *out, const char *key, double v);
 void dse_json_i64(FILE *out, const char *key, long long v);
 void dse_json_str(FILE *out, const char *key, const char *s);

@@ -135,9 +135,7 @@ int dse_sa_simd_loops(const poly_template *t, const sim_model *m,
 	return n;
 }
 
-/* Appends to buf (of "size" bytes) as far as it fits. */
-static void __attribute__((format(printf, 3, 4))) put(char *buf,
-	size_t size, const char *fmt, ...)
+void dse_appendf(char *buf, size_t size, const char *fmt, ...)
 {
 	size_t len = strlen(buf);
 	va_list ap;
@@ -168,12 +166,12 @@ static void put_kind(const sim_model *m, const int32_t *knobs,
 		if (per_tile && l >= 0 && per_tile->t1[l] > 0)
 			v /= per_tile->t1[l];
 		if (n++)
-			put(buf, size, ",%d", (int) v);
+			dse_appendf(buf, size, ",%d", (int) v);
 		else
-			put(buf, size, ";kernel[]->%s[%d", kind, (int) v);
+			dse_appendf(buf, size, ";kernel[]->%s[%d", kind, (int) v);
 	}
 	if (n)
-		put(buf, size, "]");
+		dse_appendf(buf, size, "]");
 }
 
 void dse_sa_write(const poly_template *t, const sim_model *m,
@@ -188,17 +186,17 @@ void dse_sa_write(const poly_template *t, const sim_model *m,
 	if (!t || !m || !knobs)
 		return;
 	read_tiling(m, t, knobs, &g);
-	put(buf, size, "{kernel[]->space_time[%d]", t->space_time);
+	dse_appendf(buf, size, "{kernel[]->space_time[%d]", t->space_time);
 	put_kind(m, knobs, "array_part", NULL, buf, size);
 	put_kind(m, knobs, "array_part_L2", &g, buf, size);
 	put_kind(m, knobs, "latency", NULL, buf, size);
 	n = dse_sa_simd_loops(t, m, knobs, 0, loops, legal);
 	for (i = 0; i < n; i++)
-		put(buf, size, "%s%d", i ? "," : ";kernel[]->simd[",
+		dse_appendf(buf, size, "%s%d", i ? "," : ";kernel[]->simd[",
 			loops[i] == t->simd_loop ? (int) g.simd : 1);
 	if (n)
-		put(buf, size, "]");
-	put(buf, size, "}");
+		dse_appendf(buf, size, "]");
+	dse_appendf(buf, size, "}");
 }
 
 void dse_sa_simd_info(const poly_template *t, const sim_model *m,
@@ -211,7 +209,7 @@ void dse_sa_simd_info(const poly_template *t, const sim_model *m,
 		return;
 	buf[0] = '\0';
 	read_tiling(m, t, knobs, &g);
-	put(buf, size, "{\n  \"kernel%d\": {\n    \"reduction\": [",
+	dse_appendf(buf, size, "{\n  \"kernel%d\": {\n    \"reduction\": [",
 		t->space_time);
 	/* The pass asks about every loop it looks at that is not parallel,
 	 * before its stride test: the loops outside the band (which carry
@@ -221,7 +219,7 @@ void dse_sa_simd_info(const poly_template *t, const sim_model *m,
 	 */
 	for (l = t->n_loops - 1; l >= t->band; l--)
 		if (t->extent[l] > 1)
-			put(buf, size, "%s\"%s\"", n++ ? ", " : "",
+			dse_appendf(buf, size, "%s\"%s\"", n++ ? ", " : "",
 				t->reduction >= 0 ? "y" : "n");
 	for (l = 0; l < t->band; l++) {
 		int i, latency = 0;
@@ -231,8 +229,8 @@ void dse_sa_simd_info(const poly_template *t, const sim_model *m,
 		if (poly_template_is_space(t, l) || latency ||
 		    g.t1[l] <= 1)
 			continue;
-		put(buf, size, "%s\"%s\"", n++ ? ", " : "",
+		dse_appendf(buf, size, "%s\"%s\"", n++ ? ", " : "",
 			t->reduction >= 0 ? "y" : "n");
 	}
-	put(buf, size, "]\n  }\n}\n");
+	dse_appendf(buf, size, "]\n  }\n}\n");
 }
