@@ -302,6 +302,16 @@ static dse_stat expect_line_end(struct parser *ps, const char *key,
 	return dse_stat_ok;
 }
 
+/* Whether a section is one of SCALE-Sim's config, which "dse scalesim"
+ * reads: a user who gives it to the sweep is told so.
+ */
+static int scalesim_section(const char *name)
+{
+	return !strcmp(name, "general") ||
+		!strcmp(name, "architecture_presets") ||
+		!strcmp(name, "run_presets");
+}
+
 /* Reads a "[section]" header; the cursor is on the '['. */
 static dse_stat parse_header(struct parser *ps)
 {
@@ -323,6 +333,10 @@ static dse_stat parse_header(struct parser *ps)
 			"malformed section header: expected ']' after the "
 			"section name");
 	ss = find_sec_schema(name, end - name);
+	if (!ss && scalesim_section(sname))
+		return fail(ps->err, file, ps->line, col_of(ps, name), sname,
+			"unknown section [%s]: this is a SCALE-Sim config; "
+			"run it with 'dse scalesim -c %s'", sname, file);
 	if (!ss)
 		return fail(ps->err, file, ps->line, col_of(ps, name), sname,
 			"unknown section [%s]; known sections: kernel, platform, "

@@ -18,8 +18,8 @@
 int dse_scale_main(int argc, char **argv);
 
 static const char scale_usage[] =
-"Usage: dse scalesim -c scale.cfg [-t topology.csv] [-p DIR] [-i conv|gemm]\n"
-"                    [--json] [--quiet]\n"
+"Usage: dse scalesim [-c] scale.cfg [-t topology.csv] [-p DIR]\n"
+"                    [-i conv|gemm] [--json] [--quiet]\n"
 "       dse scalesim --array RxC --dataflow os|ws|is\n"
 "                    (--gemm M,N,K | --conv H,W,R,S,C,K,STRIDE[,STRIDE_W])\n"
 "                    [--sram-kb IFMAP,FILTER,OFMAP] [--word-bytes B]\n"
@@ -243,10 +243,15 @@ static int parse(int argc, char **argv, struct scale_cli *cli, char *msg,
 	}
 	if (cli->help)
 		return 0;
+	/* One file given without an option is the config, as with -c:
+	 * "dse scalesim scale.cfg" is what a SCALE-Sim user types first.
+	 */
+	if (optind < argc && !cli->net.config && !cli->have_array &&
+	    !cli->have_dataflow && !cli->have_layer)
+		cli->net.config = argv[optind++];
 	if (optind < argc) {
 		snprintf(msg, size, "unexpected argument '%s'%s", argv[optind],
-			cli->net.config ? "" : " (a SCALE-Sim config goes "
-			"after -c)");
+			cli->net.config ? " (a topology goes after -t)" : "");
 		return 2;
 	}
 	cli->net.json = cli->json;

@@ -3,7 +3,8 @@
 # topology writes SCALE-Sim's three reports and the
 # network's totals, one line per layer (a depthwise row one per channel),
 # and its JSON totals are the sums of its layers; a config that names its
-# topology runs without -t; the process writes nothing else.
+# topology runs without -t, and without -c too; the process writes
+# nothing else.
 . "$(dirname "$0")/common.sh"
 
 EX="$SRC/configs/scalesim"
@@ -57,5 +58,11 @@ PY
 (cd "$SRC" && "$DSE" scalesim -q -c configs/scalesim/user.cfg \
 	-p "$TMP/user") && [ -s "$TMP/user/user_bw10_32x32_ws/COMPUTE_REPORT.csv" ] &&
 	ok || fail "user.cfg without -t"
+# The config alone, without -c, as a SCALE-Sim user types it first: the
+# same reports as with -c.
+(cd "$SRC" && "$DSE" scalesim -q configs/scalesim/user.cfg \
+	-p "$TMP/bare") && cmp -s "$TMP/user/user_bw10_32x32_ws/COMPUTE_REPORT.csv" \
+	"$TMP/bare/user_bw10_32x32_ws/COMPUTE_REPORT.csv" &&
+	ok || fail "user.cfg without -c"
 ls -R "$TMP" | grep -q '\.tmp\.' && fail "a temporary file was left" || ok
 finish

@@ -420,7 +420,7 @@ static const struct {
 	{ "-c scale.cfg --array 4x4", 2 },	/* a config and flags */
 	{ "-t topology.csv", 2 },		/* a topology, no config */
 	{ "-c /nonexistent/scale.cfg", 2 },
-	{ "scale.cfg", 2 },			/* the config goes after -c */
+	{ "scale.cfg", 2 },		/* taken as -c scale.cfg: no such file */
 	{ "--array 4x4 --dataflow os --gemm 4,4,4 --bogus", 2 },
 	{ "--array 4x4 --dataflow os --gemm 4,4,4 extra", 2 },
 	{ "--array 4x4 --dataflow os --gemm", 2 },
