@@ -162,36 +162,50 @@ static void body_rows(const struct body *b, int64_t *d0, int64_t *d1)
 	*d1 = b->prefix + b->u_n + (b->skew ? b->x_hi - 1 : 0);
 }
 
+/* Row d of tile "b": how many words it has (0 when none), the indices
+ * (*i, *j) of its first word and how they move from one word to the next.
+ * A skewed tile's row runs along a diagonal of the demand matrix.
+ */
+static inline int64_t row_span(const struct body *b, int64_t d, int64_t *i,
+	int64_t *j, int64_t *di, int64_t *dj)
+{
+	int64_t v = d - b->prefix, x0 = 0, x1 = b->x_hi, u;
+
+	*di = b->ix;
+	*dj = b->jx;
+	if (b->skew) {
+		x0 = dse_max64(0, v - (b->u_n - 1));
+		x1 = dse_min64(b->x_hi, v - b->u_lo + 1);
+		*di -= b->iu;
+		*dj -= b->ju;
+	} else if (v < b->u_lo || v >= b->u_n)
+		return 0;
+	if (x0 >= x1)
+		return 0;
+	u = b->skew ? v - x0 : v;
+	*i = b->i0 + b->iu * u + b->ix * x0;
+	*j = b->j0 + b->ju * u + b->jx * x0;
+	return x1 - x0;
+}
+
 /* Writes the words of row d of the tile to "out", left to right, and
  * returns how many there are.
  */
 static int64_t row_addrs(const struct tabs *tb, const struct body *b,
 	int64_t d, int64_t *out)
 {
-	int64_t v = d - b->prefix, x0 = 0, x1 = b->x_hi, n = 0, x, u, i, j;
-	int64_t di = b->ix, dj = b->jx;
+	int64_t len, n = 0, x, i, j, di, dj;
 
-	if (b->skew) {
-		x0 = dse_max64(0, v - (b->u_n - 1));
-		x1 = dse_min64(b->x_hi, v - b->u_lo + 1);
-		di -= b->iu;
-		dj -= b->ju;
-	} else if (v < b->u_lo || v >= b->u_n)
-		return 0;
-	if (x0 >= x1)
-		return 0;
-	u = b->skew ? v - x0 : v;
-	i = b->i0 + b->iu * u + b->ix * x0;
-	j = b->j0 + b->ju * u + b->jx * x0;
+	len = row_span(b, d, &i, &j, &di, &dj);
 	if (b->op == IF) {
-		for (x = x0; x < x1; x++, i += di, j += dj)
+		for (x = 0; x < len; x++, i += di, j += dj)
 			if (tb->jr[j] < tb->maxr[i] && tb->jc[j] < tb->maxc[i])
 				out[n++] = tb->base[i] + tb->off[j];
 	} else if (b->op == FI) {
-		for (x = x0; x < x1; x++, i += di, j += dj)
+		for (x = 0; x < len; x++, i += di, j += dj)
 			out[n++] = j * tb->win + i;
 	} else {
-		for (x = x0; x < x1; x++, i += di, j += dj)
+		for (x = 0; x < len; x++, i += di, j += dj)
 			out[n++] = i * tb->k + j;
 	}
 	return n;
@@ -836,20 +850,11 @@ static void calc_if_run(struct calc_rd *r, const struct tabs *tb, int64_t n,
 static void calc_if_row(struct calc_rd *r, const struct tabs *tb,
 	const struct body *b, int64_t d, int64_t row, int inside)
 {
-	int64_t v = d - b->prefix, x0 = 0, x1 = b->x_hi, u, i, j;
-	int64_t di = b->ix, dj = b->jx;
+	int64_t len, i, j, di, dj;
 
-	if (b->skew) {
-		x0 = dse_max64(0, v - (b->u_n - 1));
-		x1 = dse_min64(b->x_hi, v - b->u_lo + 1);
-		di -= b->iu;
-		dj -= b->ju;
-	} else if (v < b->u_lo || v >= b->u_n)
-		return;
-	u = b->skew ? v - x0 : v;
-	i = b->i0 + b->iu * u + b->ix * x0;
-	j = b->j0 + b->ju * u + b->jx * x0;
-	calc_if_run(r, tb, x1 - x0, i, j, di, dj, row, inside);
+	len = row_span(b, d, &i, &j, &di, &dj);
+	if (len > 0)
+		calc_if_run(r, tb, len, i, j, di, dj, row, inside);
 }
 
 /* Replays the IFMAP's whole stream through a CALC buffer. */

@@ -23,11 +23,11 @@
 
 #include <cmocka.h>
 
+#include "core/util.h"
 #include "sim/scale_io.h"
 
 int dse_scale_main(int argc, char **argv);
 
-#define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 #define GOLDEN DSE_SOURCE_DIR "/tests/sim/scalesim_golden"
 
 /* ------------------------------------------------------------------ */
@@ -67,7 +67,7 @@ static void test_pyfloat(void **state)
 	size_t i;
 
 	(void) state;
-	for (i = 0; i < N_ELEMS(floats); i++) {
+	for (i = 0; i < DSE_N_OF(floats); i++) {
 		sim_scale_pyfloat(buf, sizeof(buf), floats[i].v);
 		assert_string_equal(buf, floats[i].text);
 	}
@@ -163,7 +163,7 @@ static void test_config_bad(void **state)
 	size_t i;
 
 	(void) state;
-	for (i = 0; i < N_ELEMS(bad_cfgs); i++) {
+	for (i = 0; i < DSE_N_OF(bad_cfgs); i++) {
 		const char *at = strstr(good_cfg, bad_cfgs[i].from);
 		sim_scale_config c;
 		dse_error err;
@@ -263,7 +263,7 @@ static void test_topology_bad(void **state)
 	size_t i;
 
 	(void) state;
-	for (i = 0; i < N_ELEMS(bad_topos); i++) {
+	for (i = 0; i < DSE_N_OF(bad_topos); i++) {
 		dse_error err;
 
 		print_message("bad topology %zu: %s\n", i, bad_topos[i].msg);
@@ -467,7 +467,7 @@ int main(int argc, char **argv)
 	};
 	size_t i;
 
-	for (i = 0; i < N_ELEMS(groups); i++)
+	for (i = 0; i < DSE_N_OF(groups); i++)
 		if (argc < 2 || !strcmp(argv[1], groups[i].name)) {
 			struct CMUnitTest t[1] = { groups[i].test };
 
