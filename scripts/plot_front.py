@@ -313,11 +313,25 @@ def draw_front(ax, d, colour, norm, cmap, labels):
                    s=34, c=face, edgecolors="black", linewidths=0.5,
                    zorder=4)
     if labels == "off" or (labels == "auto" and not d["names"]):
-        return
+        return []
     step = 1 if labels == "on" else max(1, -(-len(order) // MAX_LABELS))
-    for i in order[::step]:
-        ax.annotate(d["names"][i], (d["fx"][i], d["fy"][i]), fontsize=6,
-                    xytext=(3, 3), textcoords="offset points", zorder=5)
+    return [ax.annotate(d["names"][i], (d["fx"][i], d["fy"][i]), fontsize=6,
+                        xytext=(3, 3), textcoords="offset points", zorder=5)
+            for i in order[::step]]
+
+
+def drop_overlaps(fig, texts):
+    """Removes each label that would print over one kept before it (in
+    the front's order), so that close designs stay readable; needs the
+    final layout, so it runs last."""
+    renderer = fig.canvas.get_renderer()
+    kept = []
+    for t in texts:
+        box = t.get_window_extent(renderer).expanded(1.05, 1.1)
+        if any(box.overlaps(k) for k in kept):
+            t.remove()
+        else:
+            kept.append(box)
 
 
 def draw_limits(ax, data, args):
@@ -384,8 +398,10 @@ def plot(data, args):
     if coloured:
         vals = [v for d in coloured for v in d["fc"][1]]
         norm = mcolors.Normalize(min(vals), max(vals))
+    texts = []
     for i, d in enumerate(data):
-        draw_front(ax, d, colours[i % len(colours)], norm, cmap, args.labels)
+        texts += draw_front(ax, d, colours[i % len(colours)], norm, cmap,
+                            args.labels)
         xs += list(d["fx"])
         ys += list(d["fy"])
         label = "%s: front of %d" % (d["label"], len(d["fx"]))
@@ -421,6 +437,9 @@ def plot(data, args):
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=7, loc="best")
     fig.tight_layout()
+    if args.labels == "auto":
+        fig.canvas.draw()
+        drop_overlaps(fig, texts)
     for out in args.output:
         fig.savefig(out)
     plt.close(fig)
