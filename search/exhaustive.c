@@ -1,27 +1,34 @@
 /* Exhaustive search over MPI ranks and OpenMP threads, in epochs.
  *
- * The index range is swept in order, an epoch of blocks at a time.  Block
- * j of an epoch belongs to rank j mod P, so every rank gets an even mix of
- * the range, and inside a rank threads take the rank's blocks dynamically.
- * Each thread keeps its own front (and cloud), which filters its points for
- * the whole sweep.
+ * The index range is swept in order, an epoch of blocks at a time.  The
+ * blocks of an epoch are dealt as ranks free up: a rank takes the next
+ * ones from a counter shared by all ranks (deal.c), so a rank on a slower
+ * or busier core takes fewer and no rank waits for another's share; inside
+ * a rank, the thread that talks to MPI fetches a few blocks ahead and every
+ * thread takes them as it frees up.  Each thread keeps its own front (and
+ * cloud), which filters its points for the whole sweep.
  *
- * Between epochs is a synchronisation point: every rank sends root what
- * its threads gained in the epoch (the points of their fronts and clouds
- * with an index in the epoch: older ones were sent before) and its
- * counters; root merges them into the global front and cloud, reports
- * progress, and decides (search__sync) whether to stop and whether to write
- * a checkpoint.  A checkpoint therefore describes a prefix of the index
+ * Between epochs is a synchronisation point: what the threads gained in
+ * the epoch (the points of their fronts and clouds with an index in the
+ * epoch: older ones were sent before) and their counters go up a binomial
+ * tree of ranks to root (tree.c), each rank merging its children's gains
+ * into its own on the way; root merges them into the global front and
+ * cloud, reports progress, and decides (search__sync) whether to stop and
+ * whether to write a checkpoint.  Every block of the epoch is swept by
+ * then, whoever swept it, so a checkpoint describes a prefix of the index
  * range exactly: the next index to sweep, the counters, the global front
  * and cloud.  Since a front and a cloud depend only on the set of points
- * offered, a run resumed from any checkpoint ends with the front and
- * cloud of an uninterrupted run, for any number of ranks and threads.
+ * offered, and the counters only on which points were swept, the result
+ * is the same for any number of ranks and threads and any dealing, and a
+ * run resumed from any checkpoint ends with the front, cloud and counters
+ * of an uninterrupted one.
  *
  * Root sizes the epochs so that one takes about EPOCH_SECONDS: short
  * enough to answer a stop signal promptly and to keep the checkpoint
- * interval, long enough that the synchronisation (three small
- * collectives, and the idle tail of the epoch's last blocks) costs well
- * under 1% of the sweep.
+ * interval, long enough that the synchronisation (a tree of small messages,
+ * one small collective, and the idle tail of the epoch's last blocks, at
+ * most a couple of blocks per thread now that blocks are dealt
+ * dynamically) costs well under 1% of the sweep.
  *
  * A time budget (opt->budget_seconds) stops the sweep at the first
  * synchronisation after it: the result is then the front of the prefix
@@ -30,8 +37,10 @@
  */
 #include <limits.h>
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <omp.h>
 
@@ -62,6 +71,21 @@ struct prune {
 	double max;
 };
 
+/* This rank's blocks of the current epoch, fetched ahead from the dealer
+ * by thread 0 (the one thread that calls MPI) and taken by every thread:
+ * block numbers relative to the epoch's start, in a ring.  Guarded by the
+ * critical section "search_blocks".
+ */
+struct queue {
+	uint64_t *ring;
+	int cap;
+	int head;
+	int n;
+	int done;		/* the epoch has no blocks left to fetch */
+	uint64_t own;		/* blocks dealt by index so far this epoch */
+	int failed;		/* the dealer failed (its error in run->deal_err) */
+};
+
 struct run {
 	const search_space *space;
 	search_evaluator ev;
@@ -75,6 +99,11 @@ struct run {
 	int n_prune;
 	struct prune prune[SEARCH_MAX_CONSTRAINTS];
 	struct worker *w;
+	search__dealer *dealer;
+	uint64_t deal_base;	/* the dealer's count when this epoch began */
+	uint64_t ceiling;	/* root's cloud ceiling at the last sync */
+	struct queue q;
+	dse_error deal_err;
 	/* Root's merged state: everything swept before "pos". */
 	uint64_t pos;		/* the next index to sweep (every rank) */
 	search_front *front;
@@ -239,28 +268,129 @@ static int sweep_block(const struct run *run, uint64_t start, uint64_t end,
 	return 0;
 }
 
-/* Sweeps [start, end): this rank's blocks of it, over its threads. */
-static void sweep_epoch(struct run *run, uint64_t start, uint64_t end)
+/* Thread 0: the next k blocks for this rank, relative to the epoch's
+ * start: from the dealer, or by index (this rank's own, the ones
+ * congruent to its rank, in turn) when opt->deal_by_index asks for it.
+ * Returns -1 when the dealer failed.
+ */
+static int next_blocks(struct run *run, uint64_t k, uint64_t *first,
+	uint64_t *stride)
+{
+	if (run->opt->deal_by_index) {
+		*stride = (uint64_t) run->size;
+		*first = (uint64_t) run->rank + run->q.own * *stride;
+		run->q.own += k;
+		return 0;
+	}
+	*stride = 1;
+	if (search__dealer_add(run->dealer, k, first, &run->deal_err))
+		return -1;
+	*first -= run->deal_base;
+	return 0;
+}
+
+/* Thread 0: fetches blocks of the epoch's "nb" until the queue holds
+ * "low" of them or the epoch has none left.  A rank's queue is short (a
+ * block or two per thread) so that at the end of the epoch no rank holds
+ * blocks the others could have swept.
+ */
+static void refill(struct run *run, uint64_t nb, int low)
+{
+	uint64_t k = (uint64_t) run->nt, first, stride, i, j;
+	int more;
+
+	for (;;) {
+		#pragma omp critical(search_blocks)
+		more = !run->q.done && run->q.n < low;
+		if (!more)
+			return;
+		if (next_blocks(run, k, &first, &stride) < 0) {
+			#pragma omp critical(search_blocks)
+			run->q.done = run->q.failed = 1;
+			return;
+		}
+		#pragma omp critical(search_blocks)
+		{
+			for (i = 0; i < k && (j = first + i * stride) < nb;
+					i++) {
+				run->q.ring[(run->q.head + run->q.n) %
+					run->q.cap] = j;
+				run->q.n++;
+			}
+			run->q.done = first + k * stride >= nb;
+		}
+	}
+}
+
+/* Takes a block: 1 with its number in *b, 0 when the queue is empty for
+ * now, -1 when it is empty for good (the epoch is swept).
+ */
+static int take(struct run *run, uint64_t *b)
+{
+	int got;
+
+	#pragma omp critical(search_blocks)
+	{
+		got = run->q.n > 0 ? 1 : run->q.done ? -1 : 0;
+		if (got == 1) {
+			*b = run->q.ring[run->q.head];
+			run->q.head = (run->q.head + 1) % run->q.cap;
+			run->q.n--;
+		}
+	}
+	return got;
+}
+
+/* A thread with nothing to do until thread 0 fetches more: yields its
+ * core at first, then sleeps briefly, so that on a machine with more
+ * threads than cores the waiting threads do not slow the working ones.
+ */
+static void pause_thread(int *spins)
+{
+	struct timespec ts = { 0, 20000 };
+
+	if (++*spins < 64)
+		sched_yield();
+	else
+		nanosleep(&ts, NULL);
+}
+
+/* Sweeps [start, end): the blocks this rank takes, over its threads.
+ * Returns -1 when the dealer failed (its error in run->deal_err).
+ */
+static int sweep_epoch(struct run *run, uint64_t start, uint64_t end)
 {
 	uint64_t nb = (end - start + run->block - 1) / run->block;
-	uint64_t mine = nb > (uint64_t) run->rank ?
-		(nb - run->rank + run->size - 1) / run->size : 0;
-	uint64_t b;
+	int low = run->nt == 1 ? 1 : 2 * run->nt;
 
+	run->q.head = run->q.n = 0;
+	run->q.done = run->q.failed = 0;
+	run->q.own = 0;
 	#pragma omp parallel num_threads(run->nt)
 	{
-		struct worker *w = &run->w[omp_get_thread_num()];
+		int tid = omp_get_thread_num(), got, spins = 0;
+		struct worker *w = &run->w[tid];
+		uint64_t b, s, e;
 
-		#pragma omp for schedule(dynamic, 1)
-		for (b = 0; b < mine; b++) {
-			uint64_t j = (uint64_t) run->rank + b * run->size;
-			uint64_t s = start + j * run->block;
-			uint64_t e = end - s > run->block ? s + run->block : end;
-
+		for (;;) {
+			if (tid == 0)
+				refill(run, nb, low);
+			got = take(run, &b);
+			if (got < 0)
+				break;
+			if (got == 0) {
+				if (tid != 0)
+					pause_thread(&spins);
+				continue;
+			}
+			spins = 0;
+			s = start + b * run->block;
+			e = end - s > run->block ? s + run->block : end;
 			if (!w->failed && sweep_block(run, s, e, w) < 0)
 				w->failed = 1;
 		}
 	}
+	return run->q.failed ? -1 : 0;
 }
 
 dse_stat search__mpi_check(int rc, const char *what, dse_error *err)
@@ -290,64 +420,90 @@ dse_stat search__agree(dse_stat st, MPI_Comm comm, dse_error *err)
 	return any ? dse_stat_error : dse_stat_ok;
 }
 
-/* The number of points of a thread's cloud gained since "start". */
-static uint64_t count_gain(const search_cloud *cloud, uint64_t start)
-{
-	uint64_t n = 0;
-	size_t j;
-
-	for (j = 0; j < search_cloud_size(cloud); j++)
-		n += search_cloud_at(cloud, j)->index >= start;
-	return n;
-}
-
-/* This rank's message for root after an epoch that began at "start": its
- * counters of the epoch, the points its threads' fronts gained in the
- * epoch (merged over the threads, which drops those another thread
- * beats), then what their clouds gained (root's ceiling already keeps
- * those few, so they go as they are).
+/* What an epoch gained, on its way up the tree to root: on root the
+ * global front, cloud and counters themselves, elsewhere this rank's and
+ * its subtree's gains.  "points" counts the front points added, so that
+ * root knows whether its front (and the hypervolume) may have changed.
  */
-static int pack_gain(struct run *run, uint64_t start, search__buf *out)
+struct gains {
+	search_front *front;
+	search_cloud *cloud;	/* NULL without a cloud */
+	uint64_t *t;		/* T_N counters */
+	uint64_t points;
+};
+
+/* Adds what this rank's threads gained since "start" to "g": their
+ * counters of the epoch, the points of their fronts and clouds with an
+ * index in the epoch.  The gain is at least as thin as the thinnest
+ * thread front, so that root learns how coarse the front has become.
+ * Returns -1 when a thread or the merge ran out of memory.
+ */
+static int collect_own(struct run *run, uint64_t start, struct gains *g)
 {
-	search_front *gain = search__alloc_front(run->opt);
-	uint64_t t[T_N] = { 0 }, n_cloud = 0;
-	int i, k, bad = !gain;
+	int i, k, bad = 0;
 	size_t j;
 
-	/* The gain is at least as thin as the thinnest thread front, so that
-	 * root learns how coarse the front has become.
-	 */
 	for (i = 0; !bad && i < run->nt; i++)
-		bad = search__front_raise(gain,
+		bad = search__front_raise(g->front,
 			search__front_level(run->w[i].front)) < 0;
 	for (i = 0; i < run->nt; i++) {
 		struct worker *w = &run->w[i];
 
 		bad |= w->failed;
 		for (k = 0; k < T_N; k++) {
-			t[k] += w->t[k];
+			g->t[k] += w->t[k];
 			w->t[k] = 0;
 		}
 		for (j = 0; !bad && j < search_front_size(w->front); j++) {
 			const search_point *p = search_front_at(w->front, j);
 
-			if (p->index >= start && search_front_add(gain, p) < 0)
-				bad = 1;
+			if (p->index < start)
+				continue;
+			g->points++;
+			bad = search_front_add(g->front, p) < 0;
 		}
-		n_cloud += count_gain(w->cloud, start);
+		for (j = 0; !bad && g->cloud &&
+				j < search_cloud_size(w->cloud); j++) {
+			const search_point *p = search_cloud_at(w->cloud, j);
+
+			bad = p->index >= start &&
+				search_cloud_add(g->cloud, p) < 0;
+		}
 	}
-	out->n = 0;
-	search__put(out, t, sizeof(t));
-	search__put_front(out, gain);
-	search__put_u64(out, n_cloud);
-	for (i = 0; i < run->nt; i++)
-		for (j = 0; j < search_cloud_size(run->w[i].cloud); j++)
-			if (search_cloud_at(run->w[i].cloud, j)->index >= start)
-				search__put(out, search_cloud_at(
-					run->w[i].cloud, j),
-					sizeof(search_point));
-	search_front_free(gain);
-	return bad || out->failed ? -1 : 0;
+	return bad ? -1 : 0;
+}
+
+/* A child's gains (counters, front, cloud) into "g". */
+static int absorb_gains(const void *bytes, size_t n, void *user)
+{
+	struct gains *g = user;
+	search__reader rd = { bytes, n, 0, 0 };
+	uint64_t t[T_N], before;
+	int k;
+
+	if (search__get(&rd, t, sizeof(t)) < 0)
+		return -1;
+	for (k = 0; k < T_N; k++)
+		g->t[k] += t[k];
+	before = rd.off;
+	if (search__get_front(&rd, g->front) < 0)
+		return -1;
+	/* Any point received may have changed the front. */
+	g->points += rd.off - before > 2 * sizeof(uint64_t);
+	if (g->cloud)
+		return search__get_cloud(&rd, g->cloud);
+	return 0;
+}
+
+static int pack_gains(search__buf *out, void *user)
+{
+	const struct gains *g = user;
+
+	search__put(out, g->t, sizeof(uint64_t) * T_N);
+	search__put_front(out, g->front);
+	if (g->cloud)
+		search__put_cloud(out, g->cloud);
+	return out->failed ? -1 : 0;
 }
 
 /* Every thread learns root's cloud ceiling "c": points above it can
@@ -357,69 +513,48 @@ static void set_ceiling(struct run *run, uint64_t c)
 {
 	int i;
 
+	run->ceiling = c;
 	for (i = 0; run->opt->cloud_max && i < run->nt; i++)
 		search__cloud_set_ceiling(run->w[i].cloud, c);
 }
 
-/* Root: adds every rank's message to the global state.  A rank that ran
- * out of memory sent nothing.
- */
-static dse_stat merge_gains(struct run *run, const unsigned char *all,
-	const size_t *sizes, dse_error *err)
-{
-	size_t off = 0, before = search_front_size(run->front);
-	uint64_t t[T_N];
-	int r, k;
-
-	for (r = 0; r < run->size; r++) {
-		search__reader rd = { all + off, sizes[r], 0, 0 };
-
-		off += sizes[r];
-		if (sizes[r] == 0)
-			return dse_error_set(err, DSE_E_NOMEM,
-				"out of memory while sweeping on rank %d", r);
-		if (search__get(&rd, t, sizeof(t)) < 0 ||
-		    search__get_front(&rd, run->front) < 0 ||
-		    search__get_cloud(&rd, run->cloud) < 0)
-			return dse_error_set(err, DSE_E_NOMEM,
-				"out of memory merging the fronts on root");
-		for (k = 0; k < T_N; k++)
-			run->sum[k] += t[k];
-	}
-	/* Any point sent may have changed the front (and the hypervolume,
-	 * which is recomputed only then).
-	 */
-	if (search_front_size(run->front) != before ||
-	    off > (size_t) run->size * (sizeof(t) + 2 * sizeof(uint64_t)))
-		run->front_changed = 1;
-	return dse_stat_ok;
-}
-
-/* Sends every rank's gains of the epoch that began at "start" to root,
- * which merges them.  Collective, but the result is this rank's own: the
- * caller agrees on it (at the next synchronisation).
+/* Sends every rank's gains of the epoch that began at "start" up the tree
+ * to root, which merges them into its front, cloud and counters.
+ * Collective, but the result is this rank's own: the caller agrees on it
+ * (at the next synchronisation).
  */
 static dse_stat gather_gains(struct run *run, uint64_t start, MPI_Comm comm,
 	dse_error *err)
 {
-	search__buf mine = { 0 };
-	void *all = NULL;
-	size_t *sizes = NULL;
-	dse_stat st = dse_stat_ok;
+	uint64_t t[T_N] = { 0 };
+	struct gains g = { NULL, NULL, t, 0 };
+	int bad = 0;
+	dse_stat st;
 
-	if (pack_gain(run, start, &mine) < 0) {
-		st = dse_error_set(err, DSE_E_NOMEM,
-			"out of memory while sweeping");
-		mine.n = 0;
+	if (run->rank == 0) {
+		g.front = run->front;
+		g.cloud = run->cloud;
+		g.t = run->sum;
+	} else {
+		g.front = search__alloc_front(run->opt);
+		g.cloud = run->opt->cloud_max ?
+			search_cloud_alloc(run->opt->cloud_max) : NULL;
+		bad = !g.front || (run->opt->cloud_max && !g.cloud);
+		if (!bad && g.cloud)
+			search__cloud_set_ceiling(g.cloud, run->ceiling);
 	}
-	if (search__gather_bytes(mine.p ? mine.p : (void *) "", mine.n, comm,
-			&all, &sizes, err))
-		st = dse_stat_error;
-	else if (st == dse_stat_ok && run->rank == 0)
-		st = merge_gains(run, all, sizes, err);
-	search__buf_clear(&mine);
-	free(all);
-	free(sizes);
+	bad = bad || collect_own(run, start, &g) < 0;
+	if (bad)
+		dse_error_set(err, DSE_E_NOMEM, "out of memory while sweeping "
+			"on rank %d", run->rank);
+	st = search__tree_reduce(comm, SEARCH__TAG_GAINS, bad, absorb_gains,
+		pack_gains, &g, err);
+	if (run->rank == 0) {
+		run->front_changed |= g.points > 0;
+	} else {
+		search_front_free(g.front);
+		search_cloud_free(g.cloud);
+	}
 	return st;
 }
 
@@ -480,12 +615,11 @@ static void report(struct run *run, int final)
 }
 
 /* Root: the blocks of the next epoch, from the rate of the last one (of
- * "blocks" blocks), a multiple of the rank count.
+ * "blocks" blocks).
  */
 static uint64_t next_epoch(struct run *run, uint64_t blocks)
 {
 	double now = MPI_Wtime(), dt = now - run->epoch_t0, want;
-	uint64_t p = (uint64_t) run->size, n;
 
 	run->epoch_t0 = now;
 	want = dt > 0 ? (double) blocks * EPOCH_SECONDS / dt :
@@ -495,8 +629,7 @@ static uint64_t next_epoch(struct run *run, uint64_t blocks)
 	if (want > (double) (run->total / run->block + 1))
 		want = (double) (run->total / run->block + 1);
 	/* At least a block for every thread of every rank. */
-	n = want > (double) run->lanes ? (uint64_t) want : run->lanes;
-	return (n + p - 1) / p * p;
+	return want > (double) run->lanes ? (uint64_t) want : run->lanes;
 }
 
 /* The plain front of root's band (the front itself for a one-stage
@@ -588,9 +721,10 @@ static dse_stat resume(struct run *run, double *before, dse_error *err)
 static dse_stat sweep(struct run *run, MPI_Comm comm, int *stopped,
 	dse_error *err)
 {
-	uint64_t epoch = 2 * run->lanes, start, rem, end, v[2] = { 0, 0 };
+	uint64_t epoch = 2 * run->lanes, start, rem, end, v[3] = { 0, 0, 0 };
 	int stop = 0, ckpt = 0;
 	dse_stat st;
+	int dealt;
 
 	*stopped = 0;
 	run->epoch_t0 = MPI_Wtime();
@@ -599,25 +733,37 @@ static dse_stat sweep(struct run *run, MPI_Comm comm, int *stopped,
 		rem = run->total - start;
 		end = epoch > rem / run->block ? run->total :
 			start + epoch * run->block;
-		sweep_epoch(run, start, end);
+		dealt = sweep_epoch(run, start, end);
 		st = gather_gains(run, start, comm, err);
+		if (dealt < 0 && st == dse_stat_ok) {
+			if (err)
+				*err = run->deal_err;
+			st = dse_stat_error;
+		}
 		run->pos = end;
 		if (run->pos == run->total)
 			return search__agree(st, comm, err);
+		/* Every rank has sent its gains, so none is fetching blocks
+		 * any more: the count root reads now is where the next epoch's
+		 * blocks begin.
+		 */
 		if (run->rank == 0 && st == dse_stat_ok) {
 			fix_reference(run);
 			report(run, 0);
 			v[0] = next_epoch(run, epoch);
 			v[1] = search__cloud_ceiling(run->cloud);
+			st = search__dealer_add(run->dealer, 0, &v[2], err);
 		}
 		/* One collective: the stop and checkpoint decisions, whether
-		 * every rank is well, the next epoch and the cloud ceiling.
+		 * every rank is well, the next epoch, the cloud ceiling and
+		 * the dealer's count.
 		 */
 		if (search__sync_value(&run->clock, run->opt, comm, st, &stop,
-				&ckpt, v, 2, err))
+				&ckpt, v, 3, err))
 			return dse_stat_error;
 		epoch = v[0];
 		set_ceiling(run, v[1]);
+		run->deal_base = v[2];
 		/* A spent budget ends the search here: its result is final,
 		 * so it needs no checkpoint.
 		 */
@@ -654,7 +800,11 @@ static dse_stat setup(struct run *run, dse_error *err)
 
 	run->nt = omp_get_max_threads();
 	run->w = calloc(run->nt, sizeof(*run->w));
-	if (!run->w)
+	/* Fetches of nt blocks while fewer than 2 nt wait: at most 3 nt. */
+	run->q.cap = 3 * run->nt + 1;
+	run->q.ring = calloc(run->q.cap, sizeof(*run->q.ring));
+	run->ceiling = UINT64_MAX;
+	if (!run->w || !run->q.ring)
 		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
 	for (i = 0; i < run->nt; i++) {
 		run->w[i].front = search__alloc_front(opt);
@@ -683,6 +833,10 @@ static void teardown(struct run *run)
 	}
 	free(run->w);
 	run->w = NULL;
+	free(run->q.ring);
+	run->q.ring = NULL;
+	/* Collective: every rank tears down, failed or not. */
+	run->dealer = search__dealer_free(run->dealer);
 	run->front = search_front_free(run->front);
 	run->cloud = search_cloud_free(run->cloud);
 }
@@ -872,6 +1026,10 @@ dse_stat search_exhaustive_with(const search_space *space,
 	st = search__agree(setup(&run, err), comm, err);
 	if (st == dse_stat_ok)
 		st = count_lanes(&run, comm, err);
+	if (st == dse_stat_ok) {
+		run.dealer = search__dealer_alloc(comm, err);
+		st = run.dealer ? dse_stat_ok : dse_stat_error;
+	}
 	if (st == dse_stat_ok && opt->resume) {
 		st = search__agree(resume(&run, &before, err), comm, err);
 		result->resumed = 1;

@@ -289,6 +289,12 @@ typedef struct search_options {
 	int n_constraints;
 	search_constraint constraints[SEARCH_MAX_CONSTRAINTS];
 	uint64_t block;		/* points per work block; 0 for the default */
+	/* Exhaustive search deals its blocks to the ranks as they free up;
+	 * 1 here deals them by index instead (block j of an epoch to rank
+	 * j mod P), as it once did, for benchmarks that compare the two.
+	 * The front and the counters are the same either way.
+	 */
+	int deal_by_index;
 	double progress_interval;	/* seconds between progress calls */
 	search_progress_fn progress;	/* called on rank 0 only; may be NULL */
 	void *progress_user;

@@ -168,6 +168,48 @@ dse_stat search__state_open(const search_space *space,
 	const search_options *opt, const void *state, size_t size,
 	search__reader *payload, dse_error *err);
 
+/* --- dealing work as ranks free up (deal.c) ------------------------------
+ *
+ * A counter shared by every rank of a communicator, held at root in an
+ * MPI window and advanced with MPI_Fetch_and_op: whatever value a rank
+ * reads no other rank reads, so a count of blocks handed out this way
+ * gives every block to exactly one rank, the first to ask.
+ */
+typedef struct search__dealer search__dealer;
+
+/* The counter, at 0.  Collective; NULL (on every rank) on failure. */
+search__dealer *search__dealer_alloc(MPI_Comm comm, dse_error *err);
+/* Collective. */
+search__dealer *search__dealer_free(search__dealer *d);
+/* Adds k to the counter and gives its value before in *before (k = 0
+ * reads it).  Not collective; one thread of a rank at a time, the one
+ * that initialised MPI.
+ */
+dse_stat search__dealer_add(search__dealer *d, uint64_t k, uint64_t *before,
+	dse_error *err);
+
+/* --- reductions up a tree (tree.c) ---------------------------------------
+ *
+ * search__tree_reduce folds every rank's state into root's in
+ * ceil(log2 P) steps: each rank absorbs its children's messages, then
+ * packs its state for its parent.  "absorb" returns -1 when it could not
+ * take a message in (out of memory), "pack" when it could not write one.
+ */
+typedef int (*search__absorb_fn)(const void *bytes, size_t n, void *user);
+typedef int (*search__pack_fn)(search__buf *out, void *user);
+
+/* Message tags of the reductions, apart from any other traffic. */
+enum { SEARCH__TAG_GAINS = 0x5e01, SEARCH__TAG_FRONT, SEARCH__TAG_CLOUD };
+
+/* Collective.  "mine_failed": this rank's own part failed (its error is
+ * in "err"); the failure reaches root, which returns an error, and the
+ * rank's parent, so no rank waits for ever.  Ranks whose subtree failed
+ * return an error too; the caller agrees on the outcome afterwards.
+ */
+dse_stat search__tree_reduce(MPI_Comm comm, int tag, int mine_failed,
+	search__absorb_fn absorb, search__pack_fn pack, void *user,
+	dse_error *err);
+
 /* Root's merged "*front" (a band when opt->model is SIM_MODEL_SAMPLED),
  * cut to opt->band_max points, re-evaluated with the sampled cycle model
  * over every rank and thread; *front is replaced by the new front on

@@ -5,7 +5,8 @@
  * sweep's epochs: a checkpoint at each, and a resume from any, ends with
  * the uninterrupted front, cloud and counters; a stop request on any rank
  * writes a final checkpoint; a time budget sweeps an exact prefix;
- * pruning by a resource bound keeps the front.
+ * pruning by a resource bound keeps the front; blocks go to the ranks
+ * that free up, so a slow rank sweeps less.
  * ctest runs this binary under mpiexec with 1, 2 and 4 ranks and with
  * OMP_NUM_THREADS 1 and 2.
  */
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 #include <mpi.h>
@@ -793,6 +795,97 @@ static void test_pruning(void **state)
 	fixture_free(&f);
 }
 
+/* An evaluator that counts its points and, on the last rank, spends a
+ * fixed wall time on each, as a rank on a core shared with a busy process
+ * would.
+ */
+struct uneven {
+	const sim_model *model;
+	uint64_t count;
+	double delay;		/* seconds per point; 0 on the other ranks */
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
+static void eval_uneven(const void *model, const int32_t *knobs,
+	sim_metrics *out)
+{
+	struct uneven *u = (struct uneven *) model;
+	double until = u->delay > 0 ? now_s() + u->delay : 0;
+
+	sim_eval(u->model, knobs, out);
+	__atomic_add_fetch(&u->count, 1, __ATOMIC_RELAXED);
+	while (u->delay > 0 && now_s() < until)
+		;
+}
+
+/* Blocks go to the ranks that free up: a rank a hundred times slower
+ * than the others sweeps far less than its 1/P of the range (dealing
+ * blocks by index would give it exactly 1/P, and everyone would wait for
+ * it), and the front and counters are still those of the even run, as
+ * they are when blocks are dealt by index.
+ */
+static void test_dynamic_dealing(void **state)
+{
+	struct fixture f;
+	struct uneven u;
+	search_evaluator ev;
+	search_result ref, res;
+	uint64_t total, *counts = NULL;
+	int r;
+
+	(void) state;
+	fixture_init(&f);
+	total = search_space_size(f.space);
+	assert_int_equal(search_exhaustive_with(f.space, &f.ev, &f.opt,
+		MPI_COMM_WORLD, &ref, NULL), dse_stat_ok);
+	u.model = f.model;
+	u.count = 0;
+	u.delay = f.size > 1 && f.rank == f.size - 1 ? 100e-6 : 0;
+	ev = f.ev;
+	ev.model = &u;
+	ev.eval = eval_uneven;
+	assert_int_equal(search_exhaustive_with(f.space, &ev, &f.opt,
+		MPI_COMM_WORLD, &res, NULL), dse_stat_ok);
+	assert_same(&res, &ref, f.rank);
+	assert_int_equal(res.evaluated, total);
+	if (f.rank == 0)
+		counts = malloc(sizeof(*counts) * f.size);
+	MPI_Gather(&u.count, 1, MPI_UINT64_T, counts, 1, MPI_UINT64_T, 0,
+		MPI_COMM_WORLD);
+	if (f.rank == 0) {
+		uint64_t sum = 0;
+
+		for (r = 0; r < f.size; r++) {
+			print_message("rank %d swept %llu of %llu points\n", r,
+				(unsigned long long) counts[r],
+				(unsigned long long) total);
+			sum += counts[r];
+		}
+		assert_int_equal(sum, total);
+		if (f.size > 1)
+			assert_true(counts[f.size - 1] < total / (2 * f.size));
+		free(counts);
+	}
+	free_result(&res);
+	/* Dealt by index, as the benchmarks compare, the result is the
+	 * same.
+	 */
+	f.opt.deal_by_index = 1;
+	assert_int_equal(search_exhaustive_with(f.space, &f.ev, &f.opt,
+		MPI_COMM_WORLD, &res, NULL), dse_stat_ok);
+	assert_same(&res, &ref, f.rank);
+	free_result(&res);
+	free_result(&ref);
+	fixture_free(&f);
+}
+
 /* Progress: the exhaustive strategy, generation 0, a hypervolume known
  * once the front is, never shrinking, and the whole space at the end.
  */
@@ -868,6 +961,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_stop),
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_pruning),
+		cmocka_unit_test(test_dynamic_dealing),
 		cmocka_unit_test(test_progress),
 	};
 	dse_error err;
