@@ -685,85 +685,88 @@ static dse_stat reduce_tally(const struct run *run, struct tally *t,
 	return dse_stat_ok;
 }
 
-static int cmp_point_index(const void *va, const void *vb)
-{
-	const search_point *a = va, *b = vb;
+/* A front merged up the tree of ranks.  Islands often find the same
+ * point, and a front keeps equal points of equal index twice, so every
+ * index is offered once: "seen" holds those offered at this rank (a point
+ * offered again was kept or beaten the first time, and what beats it is
+ * still in the front or beaten in turn by what is).
+ */
+struct merge {
+	search_front *front;
+	search__seen seen;
+};
 
-	return (a->index > b->index) - (a->index < b->index);
+static int merge_add(struct merge *m, const search_point *p)
+{
+	int fresh = search__seen_add(&m->seen, p->index);
+
+	if (fresh <= 0)
+		return fresh;
+	return search_front_add(m->front, p) < 0 ? -1 : 0;
 }
 
-/* Offers n points once each: islands often find the same point, and a
- * front keeps equal points of equal index twice.  Sorts "p".
- */
-static int add_unique(search_front *front, search_point *p, size_t n)
+/* A child's front: its thinning level, its points. */
+static int absorb_front(const void *bytes, size_t n, void *user)
 {
-	size_t i;
+	struct merge *m = user;
+	search__reader rd = { bytes, n, 0, 0 };
+	uint64_t level, count, i;
+	search_point p;
 
-	if (n > 1)
-		qsort(p, n, sizeof(*p), cmp_point_index);
-	for (i = 0; i < n; i++)
-		if ((i == 0 || p[i].index != p[i - 1].index) &&
-		    search_front_add(front, &p[i]) < 0)
+	if (search__get_u64(&rd, &level) || level > 64 ||
+	    search__get_u64(&rd, &count) ||
+	    count > (rd.n - rd.off) / sizeof(p) ||
+	    search__front_raise(m->front, (int) level) < 0)
+		return -1;
+	for (i = 0; i < count; i++)
+		if (search__get(&rd, &p, sizeof(p)) || merge_add(m, &p) < 0)
 			return -1;
 	return 0;
 }
 
-/* The merge of every island's archive, on root (NULL elsewhere).
- * Collective.
+static int pack_front(search__buf *out, void *user)
+{
+	const struct merge *m = user;
+
+	search__put_front(out, m->front);
+	return out->failed ? -1 : 0;
+}
+
+/* The merge of every island's archive, on root (NULL elsewhere): each
+ * rank merges its islands' archives, in boxes as coarse as the coarsest
+ * of them, and the fronts go up the tree of ranks (tree.c), each merged
+ * into its parent's.  Collective.
  */
 static dse_stat merged_front(struct run *run, search_front **out,
 	dse_error *err)
 {
-	search_front *mine = search__alloc_front(run->c.opt);
-	search__buf b = { 0 };
-	void *all = NULL;
-	size_t *sizes = NULL, i, total = 0;
-	dse_stat st = mine ? dse_stat_ok :
-		dse_error_set(err, DSE_E_NOMEM, "out of memory");
-	int r, level = 0, coarsest = 0;
+	struct merge m = { search__alloc_front(run->c.opt), { 0 } };
+	int r, bad = !m.front;
+	size_t i;
+	dse_stat st;
 
 	*out = NULL;
-	/* Each rank sends its archives' points as they are; root keeps one
-	 * of each index, in boxes as coarse as the coarsest archive's.
-	 */
-	for (r = 0; st == dse_stat_ok && r < run->n_mine; r++) {
-		if (search__front_level(run->isl[r].archive) > level)
-			level = search__front_level(run->isl[r].archive);
-		for (i = 0; i < search_front_size(run->isl[r].archive); i++)
-			search__put(&b, search_front_at(run->isl[r].archive, i),
-				sizeof(search_point));
-	}
-	if (st == dse_stat_ok && b.failed)
-		st = dse_error_set(err, DSE_E_NOMEM, "out of memory");
-	/* Every rank takes part, failed or not, so no collective is left
-	 * waiting.
-	 */
-	if (search__mpi_check(MPI_Allreduce(&level, &coarsest, 1, MPI_INT,
-			MPI_MAX, run->comm),
-			"MPI_Allreduce of the front levels", err))
-		st = dse_stat_error;
-	if (st == dse_stat_ok && run->rank == 0 &&
-	    search__front_raise(mine, coarsest) < 0)
-		st = dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	for (r = 0; !bad && r < run->n_mine; r++)
+		bad = search__front_raise(m.front,
+			search__front_level(run->isl[r].archive)) < 0;
+	for (r = 0; !bad && r < run->n_mine; r++)
+		for (i = 0; !bad &&
+				i < search_front_size(run->isl[r].archive); i++)
+			bad = merge_add(&m, search_front_at(
+				run->isl[r].archive, i)) < 0;
+	if (bad)
+		dse_error_set(err, DSE_E_NOMEM, "out of memory merging the "
+			"fronts");
+	st = search__tree_reduce(run->comm, SEARCH__TAG_FRONT, bad,
+		absorb_front, pack_front, &m, err);
+	search__seen_clear(&m.seen);
 	st = search__agree(st, run->comm, err);
-	if (st == dse_stat_ok)
-		st = search__gather_bytes(b.p ? b.p : (void *) "", b.n,
-			run->comm, &all, &sizes, err);
 	if (st == dse_stat_ok && run->rank == 0) {
-		for (r = 0; r < run->size; r++)
-			total += sizes[r];
-		if (add_unique(mine, all, total / sizeof(search_point)) < 0)
-			st = dse_error_set(err, DSE_E_NOMEM, "out of memory");
-		search_front_sort(mine);
+		search_front_sort(m.front);
+		*out = m.front;
+	} else {
+		search_front_free(m.front);
 	}
-	free(all);
-	free(sizes);
-	search__buf_clear(&b);
-	st = search__agree(st, run->comm, err);
-	if (st == dse_stat_ok && run->rank == 0)
-		*out = mine;
-	else
-		search_front_free(mine);
 	return st;
 }
 
@@ -1164,57 +1167,57 @@ static dse_stat epochs(struct run *run, search_result *result,
 	return st;
 }
 
+/* A child's cloud, into this rank's. */
+static int absorb_cloud(const void *bytes, size_t n, void *user)
+{
+	search__reader rd = { bytes, n, 0, 0 };
+
+	return search__get_cloud(&rd, user);
+}
+
+static int pack_cloud(search__buf *out, void *user)
+{
+	search__put_cloud(out, user);
+	return out->failed ? -1 : 0;
+}
+
+/* Every rank's threads' clouds, merged up the tree of ranks; root's in
+ * result->cloud.  Collective.
+ */
+static dse_stat merged_cloud(struct run *run, search_result *result,
+	dse_error *err)
+{
+	search_cloud *cloud = search_cloud_alloc(run->c.opt->cloud_max);
+	dse_stat st = cloud ? dse_stat_ok :
+		dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	int s;
+
+	for (s = 0; st == dse_stat_ok && s < run->n_threads; s++)
+		st = search_cloud_merge(cloud, run->clouds[s], err);
+	st = search__tree_reduce(run->comm, SEARCH__TAG_CLOUD,
+		st != dse_stat_ok, absorb_cloud, pack_cloud, cloud, err);
+	st = search__agree(st, run->comm, err);
+	if (st == dse_stat_ok && run->rank == 0) {
+		search_cloud_sort(cloud);
+		result->cloud = cloud;
+	} else {
+		search_cloud_free(cloud);
+	}
+	return st;
+}
+
 /* Root's merged front, the clouds, the counters.  Collective. */
 static dse_stat finish(struct run *run, search_result *result,
 	dse_error *err)
 {
-	const search_options *opt = run->c.opt;
-	search__buf b = { 0 };
-	void *all = NULL;
-	size_t *sizes = NULL;
 	struct tally t;
 	dse_stat st = merged_front(run, &result->front, err);
 	int s;
 
 	if (st == dse_stat_ok)
 		st = reduce_tally(run, &t, err);
-	if (st == dse_stat_ok && opt->cloud_max > 0) {
-		search_cloud *cloud = search_cloud_alloc(opt->cloud_max);
-
-		st = cloud ? dse_stat_ok :
-			dse_error_set(err, DSE_E_NOMEM, "out of memory");
-		for (s = 0; st == dse_stat_ok && s < run->n_threads; s++)
-			st = search_cloud_merge(cloud, run->clouds[s], err);
-		if (st == dse_stat_ok)
-			search__put_cloud(&b, cloud);
-		if (st == dse_stat_ok && b.failed)
-			st = dse_error_set(err, DSE_E_NOMEM, "out of memory");
-		search_cloud_free(cloud);
-		st = search__agree(st, run->comm, err);
-		if (st == dse_stat_ok)
-			st = search__gather_bytes(b.p ? b.p : (void *) "", b.n,
-				run->comm, &all,
-				&sizes, err);
-		if (st == dse_stat_ok && run->rank == 0) {
-			search__reader r = { all, 0, 0, 0 };
-
-			for (s = 0; s < run->size; s++)
-				r.n += sizes[s];
-			result->cloud = search_cloud_alloc(opt->cloud_max);
-			for (s = 0; s < run->size && result->cloud; s++)
-				if (search__get_cloud(&r, result->cloud))
-					break;
-			if (!result->cloud || s < run->size)
-				st = dse_error_set(err, DSE_E_NOMEM,
-					"out of memory merging the clouds");
-			else
-				search_cloud_sort(result->cloud);
-		}
-		st = search__agree(st, run->comm, err);
-	}
-	free(all);
-	free(sizes);
-	search__buf_clear(&b);
+	if (st == dse_stat_ok && run->c.opt->cloud_max > 0)
+		st = merged_cloud(run, result, err);
 	if (st != dse_stat_ok)
 		return st;
 	result->evaluated = t.v[0];
