@@ -45,8 +45,10 @@ static dse_stat take_child(MPI_Comm comm, int src, int tag,
 		return dse_stat_error;
 	msg = n > 0 ? malloc((size_t) n) : NULL;
 	/* The message must be received even when there is no room for it,
-	 * or its sender would wait for ever: it is then truncated into one
-	 * byte (MPI_ERR_TRUNCATE is expected) and counts as a failure.
+	 * or its sender would wait for ever: it is then received into one
+	 * byte.  Under MPI's default error handler the truncation ends the
+	 * whole job with MPI's message (an ending, never a wait); under one
+	 * that returns errors it counts as this subtree's failure.
 	 */
 	if (!msg) {
 		MPI_Recv(&sink, 1, MPI_BYTE, src, tag, comm, MPI_STATUS_IGNORE);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 #include <mpi.h>
@@ -997,6 +998,73 @@ static void test_checkpoint_resume(void **state)
 	fixture_clear(&f);
 }
 
+/* A checkpoint that takes SLOW_WRITE seconds to write. */
+#define SLOW_WRITE 0.02
+
+static dse_stat slow_capture(const search_checkpoint *cp, void *user,
+	dse_error *err)
+{
+	struct timespec ts = { 0, (long) (SLOW_WRITE * 1e9) };
+
+	nanosleep(&ts, NULL);
+	return capture(cp, user, err);
+}
+
+/* Writing checkpoints takes at most opt.checkpoint_share of the search:
+ * with writes of SLOW_WRITE seconds, each next checkpoint begins at least
+ * SLOW_WRITE / share after the last began, so a search of T seconds writes
+ * at most 1 + T share / SLOW_WRITE.  With no share (0) every one of the 9
+ * synchronisations writes one, as the interval (1 ns) asks.
+ */
+static void test_checkpoint_share(void **state)
+{
+	static const struct {
+		double share, effective;
+		int every_sync;
+	} rows[] = {
+		{ 0.1, 0.1, 0 },	/* what dse asks for */
+		{ 0.25, 0.25, 0 },
+		{ 0, 1, 1 },		/* no limit */
+	};
+	struct fixture f;
+	size_t i;
+
+	(void) state;
+	fixture_init(&f, 32, 32, 64);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		search_options opt;
+		search_result res;
+		struct captured c;
+		dse_error err;
+		double t0, t;
+		int n;
+
+		memset(&c, 0, sizeof(c));
+		base_options(&opt, SEARCH_GENETIC);
+		opt.budget = 2400;
+		opt.checkpoint = slow_capture;
+		opt.checkpoint_user = &c;
+		opt.checkpoint_interval = 1e-9;
+		opt.checkpoint_share = rows[i].share;
+		t0 = MPI_Wtime();
+		assert_int_equal(search_run(f.space, &f.ev, &opt, MPI_COMM_WORLD,
+			&res, &err), dse_stat_ok);
+		t = MPI_Wtime() - t0;
+		n = c.n;
+		MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
+		MPI_Bcast(&t, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+		print_message("share %g: %d checkpoints in %.3f s\n",
+			rows[i].share, n, t);
+		assert_true(n >= 1);
+		assert_true(n <= 1 + t * rows[i].effective / SLOW_WRITE);
+		if (rows[i].every_sync)
+			assert_int_equal(n, 9);
+		result_clear(&res);
+		captured_clear(&c);
+	}
+	fixture_clear(&f);
+}
+
 /* A state from a search of other islands is refused with an input error. */
 static void test_resume_mismatch(void **state)
 {
@@ -1045,6 +1113,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_second_stage),
 		cmocka_unit_test(test_quality),
 		cmocka_unit_test(test_checkpoint_resume),
+		cmocka_unit_test(test_checkpoint_share),
 		cmocka_unit_test(test_resume_mismatch),
 	};
 	dse_error err;
