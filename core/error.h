@@ -61,6 +61,20 @@ dse_stat dse_error_set_at(dse_error *err, const char *file, int line, int col,
  */
 void dse_error_format(const dse_error *err, char *buf, size_t size);
 
+/* Records an out-of-memory error (DSE_E_NOMEM) that names what was being
+ * built and how big it is: "out of memory: the edges of the graph (1.5
+ * GiB)".  Returns dse_stat_error.
+ */
+dse_stat dse_error_nomem(dse_error *err, const char *what, double bytes);
+
+/* "bytes" as a short human-readable size ("512 B", "1.5 GiB") in buf. */
+void dse_format_bytes(double bytes, char *buf, size_t size);
+
+/* What a file of stat mode "mode" is, for messages: "a regular file",
+ * "a directory", "a FIFO (named pipe)", "a character device", ...
+ */
+const char *dse_file_kind(unsigned int mode);
+
 /* The process exit status for this error: 2 for input errors, 1 otherwise,
  * 0 for no error.
  */

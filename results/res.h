@@ -1,9 +1,10 @@
 /* results: the HDF5 results file.
  *
- * Only one process writes a results file (rank 0); nothing here is
- * collective.  A file is created under a temporary name next to its final
- * one and renamed by res_file_commit() only once it is complete, so a crash
- * never leaves a half-written file under the real name.
+ * Only one process writes a results file (rank 0), holding the lock of
+ * res_lock_take(); nothing here is collective.  A file is built in memory,
+ * written under a temporary name next to its final one and renamed by
+ * res_file_commit() only once it is complete, so a crash never leaves a
+ * half-written file under the real name.
  *
  * Tables are written as compound datasets with flat, named scalar columns
  * (64-bit integers, doubles, fixed-length strings), chunked and
@@ -38,8 +39,21 @@ typedef struct res_column {
 
 typedef struct res_file res_file;
 
-/* Creates "path.tmp.<pid>" for writing, making the parent directory of
- * "path" if it does not exist.
+/* Called once by a program before any other res_ call: the HDF5 library
+ * then skips its clean-up at exit, which after reading a damaged file
+ * could not finish and printed "infinite loop closing library" and a page
+ * of interface names.  Every file this module opens it closes itself, and
+ * a results file is written and synced by res_file_commit, so the clean-up
+ * had nothing left to do but free memory.
+ */
+void res_init(void);
+
+/* Starts a results file for "path".  The file is built in memory and
+ * only res_file_commit() writes it, to "<target>.tmp.<pid>" beside the
+ * final name with checked write() and fsync() calls, then renames it over
+ * that name: so a full disk or an I/O error reaches the caller as an
+ * error, never inside HDF5.  "path" is resolved as res_path_resolve()
+ * says (an input error when it names anything but a regular file).
  */
 res_file *res_file_create(const char *path, dse_error *err);
 
@@ -71,13 +85,58 @@ dse_stat res_attr_string_at(res_file *f, const char *path, const char *name,
 dse_stat res_attr_i64_at(res_file *f, const char *path, const char *name,
 	int64_t value, dse_error *err);
 
-/* Closes the file and renames it to its final name.  Frees f whatever the
- * outcome; on failure the temporary file is removed.
+/* Writes the file under its temporary name, makes it durable and renames
+ * it to its final name.  Frees f whatever the outcome; on failure
+ * (DSE_E_IO, naming the file and the system's reason) the temporary file
+ * is removed and the final name keeps what it held.
  */
 dse_stat res_file_commit(res_file *f, dse_error *err);
 
 /* Closes and removes the temporary file.  Accepts NULL; returns NULL. */
 res_file *res_file_abort(res_file *f);
+
+/* ---- output paths and the one writer (res_path.c) ---- */
+
+#define RES_PATH_LEN 4096
+
+/* The file an output name writes, into "real" (of "size" bytes): "path"
+ * itself, or, for a symbolic link, the file its chain of links names (the
+ * link stays and its target is written).  Input errors (DSE_E_INPUT): an
+ * empty name, one ending in '/', a target that exists and is not a
+ * regular file (a directory, a device, a FIFO, a socket), more than 40
+ * links.  Not collective.
+ */
+dse_stat res_path_resolve(const char *path, char *real, size_t size,
+	dse_error *err);
+
+/* Makes the folders above "path" that do not exist yet. */
+dse_stat res_path_make_parent(const char *path, dse_error *err);
+
+/* "<real>.tmp.<pid>", the name a file is written under before it is
+ * renamed; -1 when it does not fit "size".
+ */
+int res_path_tmp(const char *real, char *tmp, size_t size);
+
+/* Checks that a file can be created beside "real" (making its folders),
+ * by creating and removing its temporary name, so that a sweep finds an
+ * unwritable output before it starts rather than after.
+ */
+dse_stat res_path_probe(const char *real, dse_error *err);
+
+/* An advisory lock, "<real>.lock", that one writer of "real" holds for
+ * its whole run (flock, so it goes with the process however it ends).
+ * A second writer is refused with an input error naming the holder's
+ * process number and host.  res_lock_release removes the lock file.
+ */
+typedef struct res_lock res_lock;
+res_lock *res_lock_take(const char *real, dse_error *err);
+res_lock *res_lock_release(res_lock *l);
+
+/* With "lock" held: removes the temporary files ("<real>.tmp.<pid>")
+ * that writers killed before their rename left beside "real".  Returns
+ * how many it removed.
+ */
+int res_path_sweep_stale(const res_lock *lock, const char *real);
 
 /* Reading back a finished file. */
 typedef struct res_reader res_reader;
@@ -98,6 +157,11 @@ char *res_read_attr_string(res_reader *r, const char *name, dse_error *err);
  * when the file cannot be searched).
  */
 int res_reader_has(res_reader *r, const char *path);
+
+/* Whether the file has root attribute "name": 1 or 0, or -1 when the
+ * root's attributes cannot be searched (a damaged file).
+ */
+int res_reader_has_attr(res_reader *r, const char *name);
 
 /* Reads the byte dataset at "path" (as res_write_bytes writes it) into a
  * new buffer *data of *n bytes, which the caller frees with free().  A

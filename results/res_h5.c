@@ -143,7 +143,8 @@ htri_t res__path_exists(hid_t file, const char *path, const char *fname,
 	htri_t ex = 1;
 
 	if (!buf) {
-		dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		dse_error_nomem(err, "a path inside a results file",
+			(double) len + 1);
 		return -1;
 	}
 	memcpy(buf, path, len + 1);
@@ -165,4 +166,12 @@ htri_t res__path_exists(hid_t file, const char *path, const char *fname,
 	}
 	free(buf);
 	return ex;
+}
+
+void res_init(void)
+{
+	/* Fails only once the library is initialised, which res_init,
+	 * called first, rules out; nothing else depends on it.
+	 */
+	(void) H5dont_atexit();
 }

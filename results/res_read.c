@@ -3,6 +3,7 @@
  * Every call looks its attribute or table up again by name; a reader
  * keeps only the open file, so nothing goes stale between calls.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,65 @@ static dse_stat check_format(const char *path, dse_error *err)
 		path, head[8]);
 }
 
+/* Whether the first MiB of "path" holds HDF5 metadata ("OHDR" object
+ * headers, "TREE" or "BTHD" B-tree nodes, "HEAP" or "FRHP" heaps), which
+ * a file whose signature is gone still has: then it was an HDF5 file and
+ * is damaged, not something else.
+ */
+static int has_hdf5_metadata(const char *path)
+{
+	static const char *const tags[] = { "OHDR", "TREE", "BTHD", "HEAP",
+		"FRHP" };
+	FILE *f = fopen(path, "rb");
+	char *buf = malloc((size_t) 1 << 20);
+	size_t n = f && buf ? fread(buf, 1, (size_t) 1 << 20, f) : 0;
+	int found = 0;
+
+	for (size_t i = 0; i + 4 <= n && !found; i++)
+		for (size_t t = 0; t < sizeof(tags) / sizeof(tags[0]); t++)
+			found |= !memcmp(buf + i, tags[t], 4);
+	free(buf);
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* The open failed: a file that HDF5 cannot open is bad input (status 2),
+ * and the message says which of the two it is, an HDF5 file that is
+ * damaged (truncated, a checksum that fails, its signature overwritten)
+ * or a file that is no HDF5 file at all.
+ */
+static void open_failed(const char *path, dse_error *err)
+{
+	static const unsigned char signature[8] = { 0x89, 'H', 'D', 'F',
+		'\r', '\n', 0x1a, '\n' };
+	char msg[DSE_ERROR_MSG_LEN], head[8];
+	FILE *f;
+	size_t n = 0;
+
+	if (!err || err->code == DSE_E_NOMEM)
+		return;
+	f = fopen(path, "rb");
+	if (!f) {
+		dse_error_set(err, DSE_E_INPUT, "cannot open results file "
+			"'%s': %s", path, strerror(errno));
+		return;
+	}
+	n = fread(head, 1, sizeof(head), f);
+	fclose(f);
+	snprintf(msg, sizeof(msg), "%s", err->msg);
+	if (n == sizeof(head) && !memcmp(head, signature, sizeof(head)))
+		dse_error_set(err, DSE_E_INPUT, "%s: the HDF5 file is damaged",
+			msg);
+	else if (has_hdf5_metadata(path))
+		dse_error_set(err, DSE_E_INPUT, "%s: the file holds HDF5 "
+			"metadata but its superblock is gone: it is damaged",
+			msg);
+	else
+		dse_error_set(err, DSE_E_INPUT, "%s: it is not an HDF5 file",
+			msg);
+}
+
 res_reader *res_reader_open(const char *path, dse_error *err)
 {
 	struct res_quiet q;
@@ -63,7 +123,8 @@ res_reader *res_reader_open(const char *path, dse_error *err)
 		r->path = malloc(n);
 	if (!r || !r->path) {
 		free(r);
-		dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		dse_error_nomem(err, "a results file reader",
+			(double) sizeof(*r) + n);
 		return NULL;
 	}
 	memcpy(r->path, path, n);
@@ -74,8 +135,10 @@ res_reader *res_reader_open(const char *path, dse_error *err)
 	}
 	res__quiet_begin(&q);
 	r->fid = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-	if (r->fid < 0)
+	if (r->fid < 0) {
 		res__h5_fail(err, "cannot open results file '%s'", path);
+		open_failed(path, err);
+	}
 	res__quiet_end(&q);
 	if (r->fid < 0) {
 		free(r->path);
@@ -98,6 +161,23 @@ res_reader *res_reader_close(res_reader *r)
 	free(r->path);
 	free(r);
 	return NULL;
+}
+
+/* What a reader cannot find or read in a file that HDF5 opened says
+ * something about the file, not about dse: a missing attribute or table,
+ * one of another type, a checksum that fails.  Such an error becomes an
+ * input error (status 2) that says so; running out of memory stays what
+ * it is.
+ */
+static dse_stat damaged(const res_reader *r, dse_stat st, dse_error *err)
+{
+	char msg[DSE_ERROR_MSG_LEN];
+
+	if (st == dse_stat_ok || !err || err->code != DSE_E_HDF5)
+		return st;
+	snprintf(msg, sizeof(msg), "%s", err->msg);
+	return dse_error_set(err, DSE_E_INPUT, "%s (the file '%s' is damaged "
+		"or is not a dse results file)", msg, r->path);
 }
 
 static dse_stat check_reader(res_reader *r, const char *name,
@@ -183,6 +263,7 @@ static dse_stat read_number(res_reader *r, const char *name,
 	st = res__close(type, st, "a datatype", err);
 	st = res__close(attr, st, "an attribute", err);
 	res__quiet_end(&q);
+	st = damaged(r, st, err);
 	return st;
 }
 
@@ -218,7 +299,7 @@ static char *read_fixed_string(hid_t attr, hid_t type, const char *name,
 	}
 	s = calloc(size + 1, 1);
 	if (!s) {
-		dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		dse_error_nomem(err, "a string attribute", (double) size + 1);
 		return NULL;
 	}
 	if (H5Aread(attr, type, s) < 0) {
@@ -226,39 +307,6 @@ static char *read_fixed_string(hid_t attr, hid_t type, const char *name,
 			path);
 		free(s);
 		return NULL;
-	}
-	return s;
-}
-
-/* Variable-length strings are not written by this module but are what
- * h5py writes by default, so a file touched by other tools still reads.
- */
-static char *read_vlen_string(hid_t attr, hid_t type, const char *name,
-	const char *path, dse_error *err)
-{
-	char *v = NULL, *s = NULL;
-
-	if (H5Aread(attr, type, &v) < 0) {
-		res__h5_fail(err, "cannot read attribute '%s' in '%s'", name,
-			path);
-		return NULL;
-	}
-	if (v) {
-		size_t n = strlen(v) + 1;
-
-		s = malloc(n);
-		if (s)
-			memcpy(s, v, n);
-	} else {
-		s = calloc(1, 1);
-	}
-	if (!s)
-		dse_error_set(err, DSE_E_NOMEM, "out of memory");
-	if (v && H5free_memory(v) < 0 && s) {
-		res__h5_fail(err, "cannot free attribute '%s' in '%s'", name,
-			path);
-		free(s);
-		s = NULL;
 	}
 	return s;
 }
@@ -281,8 +329,19 @@ char *res_read_attr_string(res_reader *r, const char *name, dse_error *err)
 			res__h5_fail(err, "cannot read attribute '%s' in '%s'",
 				name, r->path);
 	}
+	/* A variable-length string lives in the file's global heap, which
+	 * has no checksum in any HDF5 format: HDF5 1.10.8 loops forever or
+	 * reads past its buffers on a damaged one.  dse never writes such
+	 * strings (h5py does, when it rewrites an attribute), so the file
+	 * is refused before HDF5 reads the string.
+	 */
 	if (vlen > 0)
-		s = read_vlen_string(attr, type, name, r->path, err);
+		dse_error_set(err, DSE_E_INPUT, "attribute '%s' of '%s' is a "
+			"variable-length string, which dse never writes: "
+			"another tool rewrote it (h5py does), and dse reads only "
+			"the strings it wrote; write it back as a fixed-length "
+			"string (in h5py: f.attrs['%s'] = numpy.bytes_(value))",
+			name, r->path, name);
 	else if (vlen == 0)
 		s = read_fixed_string(attr, type, name, r->path, err);
 	st = s ? dse_stat_ok : dse_stat_error;
@@ -293,6 +352,7 @@ char *res_read_attr_string(res_reader *r, const char *name, dse_error *err)
 		s = NULL;
 	}
 	res__quiet_end(&q);
+	st = damaged(r, st, err);
 	return s;
 }
 
@@ -387,6 +447,7 @@ dse_stat res_read_table_shape(res_reader *r, const char *path, size_t *nrows,
 	st = res__close(type, st, "a datatype", err);
 	st = res__close(dset, st, "a table", err);
 	res__quiet_end(&q);
+	st = damaged(r, st, err);
 	if (st == dse_stat_ok) {
 		if (nrows)
 			*nrows = n;
@@ -394,6 +455,28 @@ dse_stat res_read_table_shape(res_reader *r, const char *path, size_t *nrows,
 			*ncols = m;
 	}
 	return st;
+}
+
+/* Refuses a string column of variable length: its strings live in the
+ * global heap, which no checksum covers (see res_read_attr_string).
+ */
+static dse_stat vlen_member(hid_t type, unsigned i, const char *path,
+	const char *file, dse_error *err)
+{
+	hid_t m = H5Tget_member_type(type, i);
+	htri_t v = m >= 0 ? H5Tis_variable_str(m) : -1;
+
+	if (m >= 0)
+		H5Tclose(m);
+	if (v < 0)
+		return res__h5_fail(err, "cannot read column %u of '%s' in "
+			"'%s'", i, path, file);
+	if (v > 0)
+		return dse_error_set(err, DSE_E_INPUT, "column %u of '%s' in "
+			"'%s' holds variable-length strings, which dse never "
+			"writes: another tool rewrote the table, and dse reads "
+			"only the strings it wrote", i, path, file);
+	return dse_stat_ok;
 }
 
 /* Maps a stored column's class to ours; anything else is an error. */
@@ -409,7 +492,7 @@ static dse_stat column_type(hid_t type, unsigned i, const char *path,
 		return dse_stat_ok;
 	case H5T_STRING:
 		*out = RES_STR;
-		return dse_stat_ok;
+		return vlen_member(type, i, path, file, err);
 	case H5T_NO_CLASS:
 		return res__h5_fail(err, "cannot read column %u of '%s' in "
 			"'%s'", i, path, file);
@@ -437,7 +520,7 @@ static char *member_name(hid_t type, int i, const char *path,
 	if (s)
 		memcpy(s, h5, n);
 	else
-		dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		dse_error_nomem(err, "a column name", (double) n);
 	if (H5free_memory(h5) < 0 && s) {
 		res__h5_fail(err, "cannot free the name of column %d of '%s'",
 			i, path);
@@ -479,6 +562,7 @@ char *res_read_column_name(res_reader *r, const char *path, int i,
 	st = res__close(rtype, st, "a datatype", err);
 	st = res__close(dset, st, "a table", err);
 	res__quiet_end(&q);
+	st = damaged(r, st, err);
 	if (st != dse_stat_ok) {
 		free(s);
 		return NULL;
@@ -599,6 +683,7 @@ dse_stat res_read_column(res_reader *r, const char *path, const char *column,
 	st = res__close(rtype, st, "a datatype", err);
 	st = res__close(dset, st, "a table", err);
 	res__quiet_end(&q);
+	st = damaged(r, st, err);
 	return st;
 }
 
@@ -616,6 +701,19 @@ int res_reader_has(res_reader *r, const char *path)
 	ex = res__path_exists(r->fid, path, r->path, &err);
 	res__quiet_end(&q);
 	return ex > 0;
+}
+
+int res_reader_has_attr(res_reader *r, const char *name)
+{
+	struct res_quiet q;
+	htri_t ex;
+
+	if (!r || !name || !name[0])
+		return 0;
+	res__quiet_begin(&q);
+	ex = H5Aexists(r->fid, name);
+	res__quiet_end(&q);
+	return ex < 0 ? -1 : ex > 0;
 }
 
 /* Opens the byte dataset at "path" and returns its length in *n. */
@@ -688,6 +786,7 @@ dse_stat res_read_bytes(res_reader *r, const char *path, void **data,
 			r->path);
 	st = res__close(dset, st, "a dataset", err);
 	res__quiet_end(&q);
+	st = damaged(r, st, err);
 	if (st != dse_stat_ok) {
 		free(buf);
 		return st;

@@ -627,7 +627,8 @@ static void check_wrong_kinds(res_reader *r, const struct attr_write *w)
 	if (w->kind != K_I64) {
 		assert_int_equal(res_read_attr_i64(r, w->name, &i, &err),
 			dse_stat_error);
-		assert_int_equal(err.code, DSE_E_HDF5);
+		/* What a file holds is the file's fault: bad input. */
+		assert_int_equal(err.code, DSE_E_INPUT);
 		assert_non_null(strstr(err.msg, w->name));
 	}
 	if (w->kind != K_F64) {
@@ -790,7 +791,10 @@ static void test_life_cycle(void **state)
 		}
 		f = res_file_create(file, &err);
 		assert_non_null(f);
-		assert_true(exists(tmp));
+		/* The file is built in memory: nothing is on the disk
+		 * before the commit, under either name.
+		 */
+		assert_false(exists(tmp));
 		assert_int_equal(exists(file), lc->old_final);
 		assert_int_equal(res_attr_i64(f, "marker", (int64_t) i + 100,
 			&err), dse_stat_ok);
@@ -810,8 +814,10 @@ static void test_life_cycle(void **state)
 }
 
 /* A final name that is a directory is refused at creation, before any
- * work; one that becomes a directory while the file is being written makes
- * the rename fail: the error names it and the temporary file goes away.
+ * work (bad input); one that becomes a directory while the file is being
+ * written makes the rename fail, and a directory in the way of the
+ * temporary name makes its creation fail: the error names the file and
+ * the temporary file goes away.
  */
 static void test_commit_failure(void **state)
 {
@@ -824,13 +830,12 @@ static void test_commit_failure(void **state)
 	tmp_name(tmp, file);
 	assert_int_equal(mkdir(file, 0777), 0);
 	assert_null(res_file_create(file, &err));
-	assert_int_equal(err.code, DSE_E_IO);
+	assert_int_equal(err.code, DSE_E_INPUT);
 	assert_non_null(strstr(err.msg, "is a directory"));
 	assert_false(exists(tmp));
 	assert_int_equal(rmdir(file), 0);
 	f = res_file_create(file, &err);
 	assert_non_null(f);
-	assert_true(exists(tmp));
 	assert_int_equal(mkdir(file, 0777), 0);
 	write_old(inner);
 	assert_int_equal(res_file_commit(f, &err), dse_stat_error);
@@ -838,6 +843,16 @@ static void test_commit_failure(void **state)
 	assert_non_null(strstr(err.msg, file));
 	assert_false(exists(tmp));
 	assert_true(is_old(inner));
+	join(file, *state, "blocked.h5");
+	tmp_name(tmp, file);
+	assert_int_equal(mkdir(tmp, 0777), 0);
+	f = res_file_create(file, &err);
+	assert_non_null(f);
+	assert_int_equal(res_file_commit(f, &err), dse_stat_error);
+	assert_int_equal(err.code, DSE_E_IO);
+	assert_non_null(strstr(err.msg, "blocked.h5.tmp."));
+	assert_int_equal(rmdir(tmp), 0);
+	assert_false(exists(file));
 	assert_no_open_ids();
 }
 
@@ -883,21 +898,18 @@ static void quiet_check_end(struct quiet_check *qc)
 	assert_true(func == qc->func && data == qc->data);
 }
 
-enum prep { P_NONE, P_DIR_AT_TMP };
-
 struct create_case {
 	const char *path;
 	int in_dir;		/* path is relative to the test directory */
-	enum prep prep;
 	enum dse_code code;
 	const char *needle;	/* must be in the message */
 };
 
 static const struct create_case create_cases[] = {
-	{ "/etc/passwd/x.h5", 0, P_NONE, DSE_E_IO, "/etc/passwd" },
-	{ "/etc/passwd/a/b/x.h5", 0, P_NONE, DSE_E_IO, "/etc/passwd" },
-	{ "", 0, P_NONE, DSE_E_RUNTIME, "empty" },
-	{ "blocked.h5", 1, P_DIR_AT_TMP, DSE_E_HDF5, "blocked.h5.tmp." },
+	{ "/etc/passwd/x.h5", 0, DSE_E_INPUT, "/etc/passwd" },
+	{ "/etc/passwd/a/b/x.h5", 0, DSE_E_INPUT, "/etc/passwd" },
+	{ "", 0, DSE_E_INPUT, "empty" },
+	{ "dir/", 1, DSE_E_INPUT, "ends in '/'" },
 };
 
 static void test_create_errors(void **state)
@@ -915,17 +927,12 @@ static void test_create_errors(void **state)
 		else
 			snprintf(file, sizeof(file), "%s", cc->path);
 		tmp_name(tmp, file);
-		if (cc->prep == P_DIR_AT_TMP)
-			assert_int_equal(mkdir(tmp, 0777), 0);
 		quiet_check_begin(&qc, *state);
 		assert_null(res_file_create(file, &err));
 		quiet_check_end(&qc);
 		assert_int_equal(err.code, cc->code);
 		assert_non_null(strstr(err.msg, cc->needle));
-		if (cc->prep == P_DIR_AT_TMP)
-			assert_int_equal(rmdir(tmp), 0);
-		else
-			assert_false(exists(tmp));
+		assert_false(exists(tmp));
 		assert_false(exists(file));
 	}
 	assert_no_open_ids();
@@ -1027,7 +1034,15 @@ static void test_lookup_errors(void **state)
 		quiet_check_begin(&qc, *state);
 		assert_int_equal(run_lookup(r, *state, lc, &err), -1);
 		quiet_check_end(&qc);
-		assert_int_equal(err.code, DSE_E_HDF5);
+		/* A missing or mistyped object in a file is the file's fault
+		 * (status 2), and the message says the file may be damaged;
+		 * a file that does not exist is the command line's.
+		 */
+		assert_int_equal(err.code, DSE_E_INPUT);
+		if (lc->op != OP_OPEN && !strstr(err.msg, "is damaged or is "
+				"not a dse results file"))
+			fail_msg("case %zu: no word of damage in '%s'", i,
+				err.msg);
 		if (!strstr(err.msg, lc->needle))
 			fail_msg("case %zu: '%s' not in '%s'", i, lc->needle,
 				err.msg);
