@@ -28,11 +28,14 @@
  * 1:1 when the whole section is missing.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/util.h"
 #include "dse/cfg_internal.h"
@@ -761,15 +764,40 @@ dse_cfg *dse_cfg_parse_string(const char *text, const char *name,
 /* Reads the whole file; its length (which may count NUL bytes) goes to
  * *len_out.
  */
-static char *read_all(const char *path, size_t *len_out)
+int dse_open_regular(const char *path, const char **kind)
 {
-	FILE *f = fopen(path, "rb");
+	struct stat sb;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	*kind = NULL;
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) ||
+	    fcntl(fd, F_SETFL, 0) < 0) {
+		int e = errno;
+
+		if (!S_ISREG(sb.st_mode))
+			*kind = dse_file_kind(sb.st_mode);
+		close(fd);
+		errno = *kind ? EINVAL : e;
+		return -1;
+	}
+	return fd;
+}
+
+static char *read_all(const char *path, size_t *len_out, const char **kind)
+{
+	int fd = dse_open_regular(path, kind);
+	FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
 	char *buf = NULL, *nb;
 	size_t len = 0, cap = 0, got;
 	int saved;
 
-	if (!f)
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return NULL;
+	}
 	do {
 		if (len > MAX_CONFIG_BYTES) {
 			errno = EFBIG;
@@ -803,12 +831,18 @@ error:
 
 dse_cfg *dse_cfg_parse_file(const char *path, dse_error *err)
 {
+	const char *kind = NULL;
 	char *text, *nul;
 	size_t len = 0;
 	dse_cfg *cfg;
 
 	errno = 0;
-	text = read_all(path, &len);
+	text = read_all(path, &len, &kind);
+	if (!text && kind) {
+		dse_error_set_at(err, path, 0, 0, NULL, "%s, not a regular "
+			"file: a config is read from a regular file", kind);
+		return NULL;
+	}
 	if (!text) {
 		dse_error_set_at(err, path, 0, 0, NULL, "cannot read file: %s",
 			strerror(errno ? errno : EIO));

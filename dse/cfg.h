@@ -30,6 +30,13 @@ typedef struct dse_cfg dse_cfg;
  */
 dse_cfg *dse_cfg_parse_file(const char *path, dse_error *err);
 
+/* Opens "path" for reading, refusing anything but a regular file before
+ * a read could block (a FIFO) or never end (a device): returns a file
+ * descriptor, or -1 with errno set and, when the path exists but is no
+ * regular file, *kind saying what it is (dse_file_kind).
+ */
+int dse_open_regular(const char *path, const char **kind);
+
 /* Parses "text"; "name" stands for the file name in messages. */
 dse_cfg *dse_cfg_parse_string(const char *text, const char *name,
 	dse_error *err);

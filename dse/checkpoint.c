@@ -46,6 +46,37 @@ static void checkpoint_result(const dse_ctx *ctx, const search_checkpoint *cp,
 	res->resumed = ctx->sopt.resume != NULL;
 }
 
+/* A checkpoint that could not be written: losing the sweep over it would
+ * lose far more than the checkpoint, so the error is reported and the
+ * search goes on (the file keeps the last checkpoint written).  Only
+ * running out of memory, where going on would fail anyway, ends it.
+ */
+static dse_stat checkpoint_failed(dse_checkpointer *c,
+	const search_checkpoint *cp, dse_error *err)
+{
+	char line[DSE_ERROR_MSG_LEN + DSE_ERROR_FILE_LEN + 64];
+
+	if (err->code == DSE_E_NOMEM)
+		return dse_stat_error;
+	c->failed++;
+	c->failing++;
+	dse_error_format(err, line, sizeof(line));
+	/* A disk stays full for a while: the 1st, 2nd, 4th, 8th, ... of a
+	 * run of failures is reported, so the log says it goes on without
+	 * filling up.
+	 */
+	if (cp->final)
+		fprintf(stderr, "dse: the last checkpoint could not be "
+			"written: %s\n", line);
+	else if ((c->failing & (c->failing - 1)) == 0)
+		fprintf(stderr, "dse: warning: %d checkpoint%s in a row could "
+			"not be written (%s); the sweep goes on and tries "
+			"again every %g s\n", c->failing, c->failing > 1 ?
+			"s" : "", line, c->ctx->sopt.checkpoint_interval);
+	dse_error_clear(err);
+	return dse_stat_ok;
+}
+
 dse_stat dse_checkpoint_write(const search_checkpoint *cp, void *user,
 	dse_error *err)
 {
@@ -55,9 +86,9 @@ dse_stat dse_checkpoint_write(const search_checkpoint *cp, void *user,
 	res_file *f;
 
 	checkpoint_result(ctx, cp, &res);
-	f = res_file_create(ctx->out_path, err);
+	f = res_file_create(ctx->out_real, err);
 	if (!f)
-		return dse_stat_error;
+		return checkpoint_failed(c, cp, err);
 	if (dse_write_contents(ctx, f, &res, MPI_Wtime() - c->t0, err) ||
 	    res_attr_i64(f, "complete", 0, err) ||
 	    res_attr_f64(f, "checkpoint_time", (double) time(NULL), err) ||
@@ -67,10 +98,14 @@ dse_stat dse_checkpoint_write(const search_checkpoint *cp, void *user,
 		"opaque and self-checking: 'dse --resume' with the same config "
 		"continues from it", err)) {
 		res_file_abort(f);
-		return dse_stat_error;
+		return checkpoint_failed(c, cp, err);
 	}
 	if (res_file_commit(f, err))
-		return dse_stat_error;
+		return checkpoint_failed(c, cp, err);
+	if (c->failing)
+		fprintf(stderr, "dse: a checkpoint was written again, after %d "
+			"that could not be\n", c->failing);
+	c->failing = 0;
 	c->written++;
 	c->evaluated = cp->evaluated;
 	c->total = cp->total;
@@ -150,6 +185,27 @@ static dse_stat check_config(const dse_ctx *ctx, res_reader *r,
 	return line ? dse_stat_error : dse_stat_ok;
 }
 
+/* The input files must be the ones the checkpoint was made from. */
+static dse_stat check_inputs(const dse_ctx *ctx, res_reader *r,
+	dse_error *err)
+{
+	char *theirs = NULL;
+	dse_stat st;
+
+	/* A checkpoint made before dse recorded its inputs has none, and a
+	 * sweep that reads none has nothing to check.
+	 */
+	if (res_reader_has_attr(r, "input_files"))
+		theirs = res_read_attr_string(r, "input_files", err);
+	else
+		theirs = calloc(1, 1);
+	if (!theirs)
+		return refuse(err, ctx->out_path);
+	st = dse_inputs_check(ctx, theirs, ctx->out_path, err);
+	free(theirs);
+	return st;
+}
+
 /* Rank 0: the checked state of the checkpoint at ctx->out_path. */
 static dse_stat read_checkpoint(const dse_ctx *ctx, void **state,
 	size_t *size, dse_error *err)
@@ -177,6 +233,8 @@ static dse_stat read_checkpoint(const dse_ctx *ctx, void **state,
 			path);
 	if (st == dse_stat_ok)
 		st = check_config(ctx, r, err);
+	if (st == dse_stat_ok)
+		st = check_inputs(ctx, r, err);
 	if (st == dse_stat_ok && res_read_bytes(r, STATE_PATH, state, size,
 			err))
 		st = refuse(err, path);
@@ -328,6 +386,29 @@ dse_stat dse_signals_install(dse_signals *s, dse_error *err)
 		(void) sigaction(SIGTERM, &s->old_term, NULL);
 	s->installed = 1;
 	s->stop = &caught_signal;
+	return dse_stat_ok;
+}
+
+dse_stat dse_signals_hold(dse_signals *s, dse_error *err)
+{
+	struct sigaction sa;
+
+	if (!s->installed)
+		return dse_stat_ok;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESETHAND: while the results are written, every stop
+	 * request, the second Ctrl-C too, waits for the write to end; only
+	 * SIGKILL ends the process then.  The writes take seconds at most.
+	 */
+	sa.sa_flags = SA_RESTART;
+	if ((s->old_int.sa_handler != SIG_IGN &&
+	     sigaction(SIGINT, &sa, NULL) < 0) ||
+	    (s->old_term.sa_handler != SIG_IGN &&
+	     sigaction(SIGTERM, &sa, NULL) < 0))
+		return dse_error_set(err, DSE_E_RUNTIME, "cannot hold the stop "
+			"signals: %s", strerror(errno));
 	return dse_stat_ok;
 }
 

@@ -33,6 +33,18 @@ typedef struct dse_bound {
 	int line, col;		/* where the config wrote it; 0 for the board's */
 	char text[80];		/* "dsp <= 0.75", "lut <= 100% of the board" */
 } dse_bound;
+/* A file the sweep reads (inputs.c). */
+typedef struct dse_input {
+	char section[32];	/* where the config names it ("workload");
+				 * "" for the config itself and other
+				 * files outside the sweep's identity */
+	char key[DSE_ERROR_KEY_LEN];	/* its key, or what it is ("config") */
+	char path[DSE_PATH_LEN];
+	uint64_t bytes;		/* its size */
+	uint64_t hash;		/* FNV-1a of its contents (rank 0, files
+				 * with a section only) */
+	uint64_t dev, ino;	/* which file it is */
+} dse_input;
 
 typedef struct dse_ctx {
 	dse_cfg *cfg;		/* owned */
@@ -53,7 +65,15 @@ typedef struct dse_ctx {
 	 */
 	char warnings[DSE_WARNINGS_LEN];
 	int64_t seed;
-	char out_path[DSE_PATH_LEN];
+	char out_path[DSE_PATH_LEN];	/* as the user gave it */
+	char out_real[DSE_PATH_LEN];	/* the file written (links followed) */
+	int out_given;		/* out_path came from -o (1) */
+	int out_from_cfg;	/* out_path came from [output] file (1) */
+	res_lock *lock;		/* owned; rank 0's, while it writes */
+	int stale_removed;	/* dead writers' temporary files removed */
+	dse_input *inputs;	/* owned; the files read, config first */
+	int n_inputs;
+	int cap_inputs;
 	MPI_Comm comm;
 	int rank;
 	int size;
@@ -188,6 +208,55 @@ void dse_sa_simd_info(const poly_template *t, const sim_model *m,
  */
 int dse_sa_simd_loops(const poly_template *t, const sim_model *m,
 	const int32_t *knobs, int touch_space, int *loops, int *legal);
+/* Registers a file the config names at "key" of "section" before it is
+ * read: anything but a regular file is an input error at the key; rank 0
+ * records its size and a hash of its contents, which a checkpoint keeps.
+ * With "section" NULL, "key" only says what the file is ("config") and
+ * the file stays out of the checkpoint's identity (the config's text is
+ * compared whole).  A file that cannot be opened is left to its reader to
+ * report.  Not collective.
+ */
+dse_stat dse_input_add(dse_ctx *ctx, const char *section, const char *key,
+	const char *path, dse_error *err);
+
+/* The inputs with a key as the text of the "input_files" attribute, one
+ * line each ("key<TAB>bytes<TAB>hash<TAB>path"); a new string the caller
+ * frees, NULL when out of memory.
+ */
+char *dse_inputs_text(const dse_ctx *ctx);
+
+/* Checks ctx's inputs against a checkpoint's "input_files" text "stored"
+ * (of the results file "file"): an input whose size or contents differ, or
+ * that the checkpoint does not record, is an input error at its key.
+ */
+dse_stat dse_inputs_check(const dse_ctx *ctx, const char *stored,
+	const char *file, dse_error *err);
+
+/* The input that is the same file as "path" (the same device and inode,
+ * whatever name reached it), NULL when none is or "path" does not exist.
+ */
+const dse_input *dse_input_same_file(const dse_ctx *ctx, const char *path);
+
+void dse_inputs_clear(dse_ctx *ctx);
+
+/* Before a sweep's search (output.c): resolves the results file (links
+ * followed), refuses a name that is an input or that holds anything but a
+ * regular file, takes the one-writer lock and removes the temporary files
+ * of dead writers, checks that the file can be created, and refuses to
+ * replace a file that is not a dse results file, or, unless "restart", an
+ * unfinished checkpoint of this same config (which --resume continues).
+ * Every error is an input error (status 2) but an unwritable folder (1).
+ * Rank 0 decides; every rank gets the same verdict.  Collective.
+ */
+dse_stat dse_output_prepare(dse_ctx *ctx, int resume, int restart,
+	dse_error *err);
+
+/* The checks of dse_output_prepare that any output file takes ("dse tune
+ * -o" too): resolves "path" into "real" and refuses an input file.  "what"
+ * names the option or key in messages.  Not collective.
+ */
+dse_stat dse_output_check(const dse_ctx *ctx, const char *path,
+	const char *what, char *real, size_t size, dse_error *err);
 
 /* Frees what ctx owns (not ctx itself). */
 void dse_ctx_clear(dse_ctx *ctx);
@@ -221,12 +290,17 @@ int dse_space_warning(const dse_ctx *ctx, int ranks, int threads,
  * a dse_checkpointer as its user data: on rank 0 it writes the results
  * file at its final name, atomically, with "complete" 0, the front so
  * far and the search state as the byte dataset /checkpoint/state.  The
- * search calls it on root only; it is not collective.
+ * search calls it on root only; it is not collective.  A checkpoint that
+ * cannot be written (a full disk, an I/O error) is reported on stderr
+ * and counted, and the search goes on: the next interval tries again, and
+ * the file keeps the last checkpoint that was written.
  */
 typedef struct dse_checkpointer {
 	const dse_ctx *ctx;
 	double t0;		/* MPI_Wtime() when the run started */
 	int written;		/* checkpoints written so far */
+	int failed;		/* checkpoints that could not be written */
+	int failing;		/* of them, since the last one written */
 	uint64_t evaluated;	/* the last checkpoint's figures */
 	uint64_t total;
 } dse_checkpointer;
@@ -262,6 +336,11 @@ typedef struct dse_signals {
 	int installed;
 } dse_signals;
 dse_stat dse_signals_install(dse_signals *s, dse_error *err);
+/* From now on a stop signal only records itself (the handlers no longer
+ * reset themselves), so that the final write, once started, finishes
+ * whatever arrives; dse_signals_restore then says what was caught.
+ */
+dse_stat dse_signals_hold(dse_signals *s, dse_error *err);
 /* Puts the previous handlers back; returns the signal caught, or 0. */
 int dse_signals_restore(dse_signals *s);
 

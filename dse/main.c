@@ -16,6 +16,7 @@ static const char usage[] =
 "Usage: dse [options] [sweep.cfg]\n"
 "       mpirun -np N dse [options] [sweep.cfg]\n"
 "       dse --resume [-o FILE] [sweep.cfg]\n"
+"       dse --restart [-o FILE] [sweep.cfg]\n"
 "       dse analyze [--json] [--space-time N] [sweep.cfg]\n"
 "       dse eval --sa-sizes STRING [--io-network daisy|multicast]\n"
 "                [--double-buffer 0|1] [--json] [sweep.cfg]\n"
@@ -39,6 +40,9 @@ static const char usage[] =
 "  -q, --quiet         print nothing but errors\n"
 "      --resume        continue the stopped sweep whose checkpoint is the\n"
 "                      results file the config names (same config)\n"
+"      --restart       start the sweep again although the results file\n"
+"                      holds an unfinished checkpoint of this config\n"
+"                      (without it that is refused: --resume continues it)\n"
 "      --print-default print the built-in sweep config and exit\n"
 "  -h, --help          show this help and exit\n"
 "  -V, --version       show the version and exit\n"
@@ -69,8 +73,9 @@ static const char usage[] =
 "Exit status:\n"
 "  0  success\n"
 "  1  runtime failure (out of memory, MPI or HDF5 error, unwritable file)\n"
-"  2  bad input (command line, config, kernel, checkpoint); nothing is\n"
-"     written\n"
+"  2  bad input (command line, config, kernel, input or results file,\n"
+"     an output name that is not a regular file or is in use); nothing\n"
+"     is written\n"
 "  130, 143  stopped by SIGINT or SIGTERM (128 + the signal's number) after\n"
 "     writing a checkpoint\n";
 
@@ -208,6 +213,7 @@ struct cli {
 	int version;
 	int print_default;
 	int resume;		/* --resume: continue from the checkpoint */
+	int restart;		/* --restart: discard an unfinished one */
 	int analyze;		/* the "analyze" sub-command */
 	dse_analyze_opts aopt;
 	int eval;		/* the "eval" sub-command */
@@ -529,6 +535,7 @@ static int parse_cli(int argc, char **argv, struct cli *cli, char *msg,
 		{ "version", no_argument, NULL, 'V' },
 		{ "print-default", no_argument, NULL, 'D' },
 		{ "resume", no_argument, NULL, 'R' },
+		{ "restart", no_argument, NULL, 'X' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
@@ -560,9 +567,15 @@ static int parse_cli(int argc, char **argv, struct cli *cli, char *msg,
 		case 'V': cli->version = 1; break;
 		case 'D': cli->print_default = 1; break;
 		case 'R': cli->resume = 1; break;
+		case 'X': cli->restart = 1; break;
 		default:
 			return bad_option(c, argv, "", msg, size);
 		}
+	}
+	if (cli->resume && cli->restart) {
+		snprintf(msg, size, "--resume continues a sweep and --restart "
+			"starts it again: give one of them");
+		return 2;
 	}
 	return take_config(argc, argv, cli, msg, size);
 }
@@ -955,29 +968,6 @@ static void print_strategy(const dse_ctx *ctx, const search_result *res)
 	print_thinning(ctx, res);
 }
 
-/* Rank 0 checks before the search that the results file can be created
- * (it makes and removes it under its temporary name), so a bad output
- * path costs nothing; every rank learns whether it worked.  The file is
- * written after the search, and each checkpoint meanwhile writes its own.
- * Collective.
- */
-static int check_output(const dse_ctx *ctx, dse_error *err)
-{
-	int ok = 1;
-
-	if (ctx->rank == 0) {
-		res_file *f = res_file_create(ctx->out_path, err);
-
-		ok = f != NULL;
-		res_file_abort(f);
-	}
-	if (MPI_Bcast(&ok, 1, MPI_INT, 0, ctx->comm) != MPI_SUCCESS) {
-		ok = 0;
-		dse_error_set(err, DSE_E_MPI, "MPI_Bcast failed");
-	}
-	return ok;
-}
-
 /* The config's warnings (ctx->warnings), on rank 0, each "dse: " and
  * its line.
  */
@@ -1005,23 +995,21 @@ static void warn_big_space(const dse_ctx *ctx)
 		fprintf(stderr, "dse: warning: %s\n", msg);
 }
 
-/* Runs the search with SIGINT and SIGTERM caught; *sig is the signal
- * caught on this rank (0: none).  Collective.
+/* Runs the search with SIGINT and SIGTERM caught ("s" installed here, for
+ * the caller to restore).  Collective.
  */
 static dse_stat search_with_signals(dse_ctx *ctx, search_result *res,
-	int *sig, dse_error *err)
+	dse_signals *s, dse_error *err)
 {
 	search_evaluator ev = dse_evaluator(ctx);
-	dse_signals s;
 	dse_stat st;
 
 	/* Without the handlers (sigaction never fails in practice) a signal
 	 * just ends the process, as it would have before.
 	 */
-	if (dse_signals_install(&s, NULL) == dse_stat_ok)
-		ctx->sopt.stop = s.stop;
+	if (dse_signals_install(s, NULL) == dse_stat_ok)
+		ctx->sopt.stop = s->stop;
 	st = search_run(ctx->space, &ev, &ctx->sopt, ctx->comm, res, err);
-	*sig = dse_signals_restore(&s);
 	ctx->sopt.stop = NULL;
 	return st;
 }
@@ -1039,7 +1027,16 @@ static int stopped(const dse_ctx *ctx, search_result *res,
 	if (MPI_Allreduce(&sig, &any, 1, MPI_INT, MPI_MAX, ctx->comm) !=
 			MPI_SUCCESS || any <= 0)
 		any = sig > 0 ? sig : SIGINT;
-	if (ctx->rank == 0 && cp->written) {
+	if (ctx->rank == 0 && cp->written && cp->failing) {
+		/* The stop's own checkpoint failed: an older one is there. */
+		dse_resume_command(ctx, cmd, sizeof(cmd));
+		fprintf(stderr, "dse: interrupted after %llu points; %s keeps "
+			"the last checkpoint written, at %llu of %llu points; "
+			"continue with: %s\n",
+			(unsigned long long) res->evaluated, ctx->out_path,
+			(unsigned long long) cp->evaluated,
+			(unsigned long long) cp->total, cmd);
+	} else if (ctx->rank == 0 && cp->written) {
 		dse_resume_command(ctx, cmd, sizeof(cmd));
 		fprintf(stderr, "dse: interrupted after %llu of %llu points; "
 			"checkpoint written to %s; continue with: %s\n",
@@ -1055,49 +1052,83 @@ static int stopped(const dse_ctx *ctx, search_result *res,
 	return 128 + any;
 }
 
-/* Rank 0 writes the finished sweep over the last checkpoint and prints
- * the summary.  Returns the exit status.
+/* The finished search's stop signals: a stop that came after the search
+ * had ended (during the final write or the summary) found the sweep
+ * complete, so the run says so and succeeds; a failed final write says
+ * what the file still holds.
  */
-static int finish(const dse_ctx *ctx, search_result *res, double t0,
-	dse_error *err)
+static int after_final_write(const dse_ctx *ctx, const dse_checkpointer *cp,
+	int ok, int sig, dse_error *err)
 {
-	res_file *out;
-	int ok;
-
 	if (ctx->rank != 0)
 		return 0;
-	out = res_file_create(ctx->out_path, err);
-	ok = out && dse_write_results(ctx, out, res, MPI_Wtime() - t0, err) ==
-		dse_stat_ok;
-	if (ok && !ctx->quiet) {
-		print_summary(ctx, res);
-		print_strategy(ctx, res);
-		print_two_stage(ctx, res);
+	if (ok && sig)
+		fprintf(stderr, "dse: %s arrived while the results were being "
+			"written; the write was finished: %s holds the whole "
+			"sweep\n", sig == SIGINT ? "SIGINT" : "SIGTERM",
+			ctx->out_path);
+	if (ok)
+		return 0;
+	if (cp->written)
+		fprintf(stderr, "dse: the results could not be written; %s "
+			"keeps the last checkpoint (%llu of %llu points), which "
+			"--resume continues\n", ctx->out_path,
+			(unsigned long long) cp->evaluated,
+			(unsigned long long) cp->total);
+	return report_error(ctx, err);
+}
+
+/* Rank 0 writes the finished sweep over the last checkpoint and prints
+ * the summary, with the stop signals held so that a stop during the
+ * write does not lose it.  Returns the exit status.
+ */
+static int finish(const dse_ctx *ctx, search_result *res, dse_signals *s,
+	const dse_checkpointer *cp, dse_error *err)
+{
+	res_file *out;
+	int ok = 1;
+
+	(void) dse_signals_hold(s, NULL);
+	if (ctx->rank == 0) {
+		out = res_file_create(ctx->out_real, err);
+		ok = out && dse_write_results(ctx, out, res, MPI_Wtime() -
+			cp->t0, err) == dse_stat_ok;
+		if (ok && !ctx->quiet) {
+			print_summary(ctx, res);
+			print_strategy(ctx, res);
+			print_two_stage(ctx, res);
+		}
 	}
 	search_front_free(res->front);
 	search_cloud_free(res->cloud);
-	return ok ? 0 : report_error(ctx, err);
+	fflush(stdout);
+	return after_final_write(ctx, cp, ok, dse_signals_restore(s), err);
 }
 
 /* Runs the sweep once the context is built, from the checkpoint with
  * "resume".  Returns the exit status.
  */
-static int run(dse_ctx *ctx, int resume, dse_error *err)
+static int run(dse_ctx *ctx, int resume, int restart, dse_error *err)
 {
 	struct progress_state ps = { isatty(2), 0, 0, 0 };
-	dse_checkpointer cp = { ctx, MPI_Wtime(), 0, 0, 0 };
+	dse_checkpointer cp = { ctx, MPI_Wtime(), 0, 0, 0, 0, 0 };
 	search_result res;
 	void *state = NULL;
 	size_t state_size = 0;
+	dse_signals sigs;
 	dse_stat st;
-	int sig = 0;
 
+	/* The output is checked and locked before the checkpoint is read,
+	 * so no other writer can replace it meanwhile.
+	 */
+	if (dse_output_prepare(ctx, resume, restart, err))
+		return report_error(ctx, err);
+	if (ctx->rank == 0 && ctx->stale_removed && !ctx->quiet)
+		fprintf(stderr, "dse: removed %d temporary file%s that stopped "
+			"runs left beside %s\n", ctx->stale_removed,
+			ctx->stale_removed > 1 ? "s" : "", ctx->out_path);
 	if (resume && dse_resume_load(ctx, &state, &state_size, err))
 		return report_error(ctx, err);
-	if (!check_output(ctx, err)) {
-		free(state);
-		return report_error(ctx, err);
-	}
 	warn_big_space(ctx);
 	if (!ctx->quiet) {
 		ctx->sopt.progress = print_progress;
@@ -1108,16 +1139,18 @@ static int run(dse_ctx *ctx, int resume, dse_error *err)
 	ctx->sopt.resume_size = state_size;
 	ctx->sopt.checkpoint = dse_checkpoint_write;
 	ctx->sopt.checkpoint_user = &cp;
-	st = search_with_signals(ctx, &res, &sig, err);
+	st = search_with_signals(ctx, &res, &sigs, err);
 	free(state);
 	ctx->sopt.resume = NULL;
 	if (ps.printed && ps.tty)
 		fputc('\n', stderr);
-	if (st)
+	if (st) {
+		dse_signals_restore(&sigs);
 		return report_error(ctx, err);
+	}
 	if (res.interrupted)
-		return stopped(ctx, &res, &cp, sig);
-	return finish(ctx, &res, cp.t0, err);
+		return stopped(ctx, &res, &cp, dse_signals_restore(&sigs));
+	return finish(ctx, &res, &sigs, &cp, err);
 }
 
 /* "dse tune" once the context is built, with the sweep's progress line.
@@ -1215,7 +1248,7 @@ static int main_mpi(int argc, char **argv, dse_ctx *ctx)
 			report_error(ctx, &err) : 0;
 	if (cli.tune)
 		return tune(ctx, &cli.topt, &err);
-	return run(ctx, cli.resume, &err);
+	return run(ctx, cli.resume, cli.restart, &err);
 }
 
 /* The rank a launcher such as mpirun gave this process, 0 without one. */
@@ -1234,6 +1267,7 @@ int main(int argc, char **argv)
 	dse_error err;
 	int started = 0, status;
 
+	res_init();
 	/* scalesim is a calculation of one process that needs no MPI; under
 	 * mpirun only the first rank runs it, so the answer prints once.
 	 */

@@ -798,6 +798,8 @@ static void setup_output(dse_ctx *ctx, const char *out_override)
 	const char *file = out_override ? out_override :
 		dse_cfg_string(ctx->cfg, "output", "file", NULL);
 
+	ctx->out_given = out_override != NULL;
+	ctx->out_from_cfg = !out_override && file;
 	if (file)
 		snprintf(ctx->out_path, sizeof(ctx->out_path), "%s", file);
 	else
@@ -835,8 +837,14 @@ static dse_stat check_workload_name(const dse_ctx *ctx, int derived,
 dse_stat dse_ctx_setup(dse_ctx *ctx, const char *out_override,
 	dse_error *err)
 {
-	const char *dt;
+	const char *dt, *file = dse_cfg_file(ctx->cfg);
 
+	/* The built-in sweep has no file; one read back from a results
+	 * file (tune --from) names a file that may not exist any more.
+	 */
+	if (file && strcmp(file, "<default>") &&
+	    dse_input_add(ctx, NULL, "config", file, err))
+		return dse_stat_error;
 	if (setup_board(ctx, err))
 		return dse_stat_error;
 	if (dse_cfg_has(ctx->cfg, "workload", "family")) {
@@ -901,6 +909,8 @@ static dse_stat setup_search(dse_ctx *ctx, const char *out_override,
 
 void dse_ctx_clear(dse_ctx *ctx)
 {
+	ctx->lock = res_lock_release(ctx->lock);
+	dse_inputs_clear(ctx);
 	ctx->space = search_space_free(ctx->space);
 	ctx->family = gnn_family_free(ctx->family);
 	ctx->tensil = tensil_family_free(ctx->tensil);

@@ -7,10 +7,13 @@
  * overlay systolic array Tensil's .tarch architecture file; for any
  * family a JSON of the design's knobs and metrics.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ctx.h"
 
@@ -223,18 +226,27 @@ static void tensil_command(const dse_ctx *ctx, const dse_tune_opts *opts)
  * renamed at the end) or to standard output.
  */
 static dse_stat emit(const dse_ctx *ctx, const dse_tune_opts *opts,
-	const struct best *b, int metric, int form, dse_error *err)
+	const char *real, const struct best *b, int metric, int form,
+	dse_error *err)
 {
-	char tmp[DSE_PATH_LEN + 16];
+	char tmp[DSE_PATH_LEN + 32];
 	FILE *out = stdout;
-	int bad;
+	int bad, fd = -1;
 
 	if (opts->output) {
-		snprintf(tmp, sizeof(tmp), "%s.tmp", opts->output);
-		out = fopen(tmp, "w");
-		if (!out)
-			return dse_error_set(err, DSE_E_IO, "cannot write %s",
-				tmp);
+		if (res_path_make_parent(real, err) < 0 ||
+		    res_path_tmp(real, tmp, sizeof(tmp)) < 0)
+			return dse_stat_error;
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		out = fd >= 0 ? fdopen(fd, "w") : NULL;
+		if (!out) {
+			if (fd >= 0) {
+				close(fd);
+				remove(tmp);
+			}
+			return dse_error_set(err, DSE_E_IO, "cannot write %s: "
+				"%s", tmp, strerror(errno));
+		}
 	}
 	if (form == DSE_EMIT_AUTOSA) {
 		emit_autosa(ctx, b, out);
@@ -253,20 +265,26 @@ static dse_stat emit(const dse_ctx *ctx, const dse_tune_opts *opts,
 	}
 	bad = fflush(out) != 0 || ferror(out);
 	if (opts->output) {
+		bad |= fsync(fd) != 0;
 		bad |= fclose(out) != 0;
-		if (bad || rename(tmp, opts->output) != 0) {
+		if (bad || rename(tmp, real) != 0) {
+			int e = errno;
+
 			remove(tmp);
-			return dse_error_set(err, DSE_E_IO, "cannot write %s",
-				opts->output);
+			return dse_error_set(err, DSE_E_IO, "cannot write %s: "
+				"%s", opts->output, strerror(e));
 		}
 	}
 	return bad ? dse_error_set(err, DSE_E_IO, "cannot write the design "
 		"to standard output") : dse_stat_ok;
 }
 
-/* Checks the options against ctx before any work. */
+/* Checks the options against ctx before any work; "real" gets the file
+ * -o writes (as a sweep's results file: links followed, only a regular
+ * file replaced, never an input).
+ */
 static dse_stat check(const dse_ctx *ctx, const dse_tune_opts *opts,
-	int *metric, int *form, dse_error *err)
+	int *metric, int *form, char *real, dse_error *err)
 {
 	const char *name = opts->objective ? opts->objective :
 		sim_metric_name(ctx->sopt.objectives[0]);
@@ -284,18 +302,26 @@ static dse_stat check(const dse_ctx *ctx, const dse_tune_opts *opts,
 		return dse_error_set(err, DSE_E_INPUT, "--emit tensil needs an "
 			"overlay-systolic workload; this sweep is %s",
 			dse_workload_family(ctx));
+	if (opts->output && dse_output_check(ctx, opts->output, "-o", real,
+			DSE_PATH_LEN, err))
+		return dse_stat_error;
 	return dse_stat_ok;
 }
 
 dse_stat dse_tune(dse_ctx *ctx, const dse_tune_opts *opts, dse_error *err)
 {
+	char real[DSE_PATH_LEN];
 	struct best b;
 	search_result res;
 	int metric = 0, form = 0;
 	dse_stat st;
 
 	memset(&res, 0, sizeof(res));
-	st = check(ctx, opts, &metric, &form, err);
+	/* The results file read is an input -o must not overwrite. */
+	st = opts->from ? dse_input_add(ctx, NULL, "--from", opts->from,
+		err) : dse_stat_ok;
+	if (st == dse_stat_ok)
+		st = check(ctx, opts, &metric, &form, real, err);
 	if (st == dse_stat_ok && opts->from) {
 		if (ctx->rank == 0) {
 			st = best_from_file(ctx, opts->from, metric, &b, err);
@@ -336,6 +362,6 @@ dse_stat dse_tune(dse_ctx *ctx, const dse_tune_opts *opts, dse_error *err)
 		search_cloud_free(res.cloud);
 	}
 	if (st == dse_stat_ok && ctx->rank == 0)
-		st = emit(ctx, opts, &b, metric, form, err);
+		st = emit(ctx, opts, real, &b, metric, form, err);
 	return dse_root_verdict(ctx, st, err);
 }

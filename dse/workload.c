@@ -333,13 +333,15 @@ static void unreadable_at(const dse_ctx *ctx, const char *key,
 }
 
 /* Reads a graph file named relative to the config's folder. */
-static gnn_graph *graph_file(const dse_ctx *ctx, const char *name,
+static gnn_graph *graph_file(dse_ctx *ctx, const char *name,
 	dse_error *err)
 {
 	char path[DSE_PATH_LEN];
 	gnn_graph *g;
 
 	config_path(ctx, name, path, sizeof(path));
+	if (dse_input_add(ctx, "workload", "graph", path, err))
+		return NULL;
 	g = gnn_graph_read(path, err);
 	if (!g)
 		unreadable_at(ctx, "graph", "graph", err);
@@ -347,7 +349,7 @@ static gnn_graph *graph_file(const dse_ctx *ctx, const char *name,
 }
 
 /* The graph of [workload] graph, and the preset it is when it is one. */
-static gnn_graph *load_graph(const dse_ctx *ctx, const gnn_preset **preset,
+static gnn_graph *load_graph(dse_ctx *ctx, const gnn_preset **preset,
 	dse_error *err)
 {
 	const char *spec = dse_cfg_string(ctx->cfg, "workload", "graph", "");
@@ -558,7 +560,7 @@ static int is_onnx(const char *name)
  * or a topology CSV (convolutions in SCALE-Sim's form, or GEMMs "name, M,
  * N, K").
  */
-static tensil_model *load_network(const dse_ctx *ctx, dse_error *err)
+static tensil_model *load_network(dse_ctx *ctx, dse_error *err)
 {
 	const char *name = dse_cfg_string(ctx->cfg, "workload", "model", NULL);
 	const char *topo = dse_cfg_string(ctx->cfg, "workload", "topology",
@@ -577,6 +579,9 @@ static tensil_model *load_network(const dse_ctx *ctx, dse_error *err)
 		char path[DSE_PATH_LEN];
 
 		config_path(ctx, topo, path, sizeof(path));
+		if (dse_input_add(ctx, "workload", "topology",
+				path, err))
+			return NULL;
 		m = tensil_model_read_csv(path, err);
 		if (!m)
 			unreadable_at(ctx, "topology", "topology", err);

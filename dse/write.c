@@ -618,6 +618,23 @@ static dse_stat write_attrs(const dse_ctx *ctx, res_file *f,
 	return dse_stat_ok;
 }
 
+/* The input files the config names, with their sizes and hashes: what
+ * --resume checks the files against, and for a reader where the figures
+ * came from.
+ */
+static dse_stat write_inputs(const dse_ctx *ctx, res_file *f, dse_error *err)
+{
+	char *text = dse_inputs_text(ctx);
+	dse_stat st;
+
+	if (!text)
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory (the list "
+			"of %d input files)", ctx->n_inputs);
+	st = res_attr_string(f, "input_files", text, err);
+	free(text);
+	return st;
+}
+
 dse_stat dse_write_contents(const dse_ctx *ctx, res_file *f,
 	const search_result *res, double wall_s, dse_error *err)
 {
@@ -625,6 +642,8 @@ dse_stat dse_write_contents(const dse_ctx *ctx, res_file *f,
 	dse_stat st;
 
 	st = write_attrs(ctx, f, res, wall_s, err);
+	if (st == dse_stat_ok)
+		st = write_inputs(ctx, f, err);
 	memset(&t, 0, sizeof(t));
 	if (st == dse_stat_ok)
 		st = put_table(ctx, f, "front", &t,

@@ -944,8 +944,16 @@ static const struct unreadable_case unreadable_cases[] = {
 	{ "/nonexistent-dir/x.cfg", "cannot read file: No such file or "
 	  "directory", "/nonexistent-dir/x.cfg:0:0: error: cannot read file: "
 	  "No such file or directory" },
-	{ "/tmp", "cannot read file: Is a directory",
-	  "/tmp:0:0: error: cannot read file: Is a directory" },
+	/* Only a regular file is read: a directory, a device (reading
+	 * /dev/zero would never end) or a FIFO (its reader blocks until a
+	 * writer comes) is refused before any read, saying what it is.
+	 */
+	{ "/tmp", "a directory, not a regular file: a config is read from a "
+	  "regular file", "/tmp:0:0: error: a directory, not a regular file: "
+	  "a config is read from a regular file" },
+	{ "/dev/null", "a character device, not a regular file: a config is "
+	  "read from a regular file", "/dev/null:0:0: error: a character "
+	  "device, not a regular file: a config is read from a regular file" },
 };
 
 static void test_unreadable(void **state)

@@ -103,8 +103,10 @@ writes = [M] -> { S0[i,j,k] -> C[i,j] }
 params = M=64"
 printf '[kernel]\nname = mm\n\0[bogus]\n' >"$TMP/nul.cfg"
 expect 2 "nul.cfg:3:1: error: a NUL byte" -- -o "$TMP/out-nul.h5" "$TMP/nul.cfg"
+# An output name that holds a directory is bad input: refused before the
+# sweep, as every name that is not a regular file (tests/integration/output.sh).
 mkdir -p "$TMP/adir"
-expect 1 "is a directory" -- -q -o "$TMP/adir" "$SRC/configs/mm-small.cfg"
+expect 2 "is a directory, not a regular file" -- -q -o "$TMP/adir" "$SRC/configs/mm-small.cfg"
 
 # The same bad config under mpirun: every rank agrees, status 2, one message.
 out=$(mpi 2 1 -o "$TMP/mpi.h5" "$TMP/board.cfg" 2>&1)
