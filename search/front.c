@@ -327,6 +327,46 @@ int search__front_add_many(search_front *front, const search_point *p,
 	return 0;
 }
 
+/* Offering a front's points one by one to an empty front tests each
+ * against all kept before it: n^2 / 2 comparisons, about 9 s for the
+ * band of a large two-stage sweep, spent before a resumed search could
+ * write its first checkpoint.  But the points of a saved front beat none
+ * of each other under the rule they were kept by (every insert keeps the
+ * front so), and a checkpoint's state is checksummed, so the set is taken
+ * as it is: O(n) after one pass of the box computation.  Points offered
+ * to a front that already holds some go through insert().
+ */
+int search__front_restore(search_front *front, const search_point *p,
+	size_t n)
+{
+	size_t i;
+
+	if (front->n > 0 || n == 0)
+		return search__front_add_many(front, p, n);
+	if (n > front->cap) {
+		struct entry *e = realloc(front->e, n * sizeof(*e));
+
+		if (!e)
+			return -1;
+		front->e = e;
+		front->cap = n;
+	}
+	for (i = 0; i < n; i++) {
+		struct entry *in = &front->e[i];
+		int j;
+
+		memset(in, 0, offsetof(struct entry, p));
+		for (j = 0; j < front->n_obj; j++)
+			in->obj[j] = front->sign[j] *
+				sim_metrics_get(&p[i].metrics,
+					front->objectives[j]);
+		in->p = p[i];
+		set_box(front, in);
+	}
+	front->n = n;
+	return enforce(front);
+}
+
 dse_stat search_front_merge(search_front *front, const search_front *other,
 	dse_error *err)
 {

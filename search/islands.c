@@ -24,10 +24,6 @@
 
 #include "heuristic.h"
 
-/* Populations above this would make NSGA-II's domination matrix of
- * parents and children (2 x population squared bytes) too large.
- */
-#define MAX_POPULATION 8192
 /* Tags the layout of the payload this file writes. */
 #define PAYLOAD_TAG UINT64_C(0x48455552495354)
 
@@ -389,10 +385,10 @@ static dse_stat check_options(const search_space *space,
 	    opt->migrate_every < 0 || opt->migrants < 0)
 		return dse_error_set(err, DSE_E_INPUT, "islands, population, "
 			"migrate_every and migrants must not be negative");
-	if (opt->population > MAX_POPULATION)
+	if (opt->population > SEARCH_MAX_POPULATION)
 		return dse_error_set(err, DSE_E_INPUT,
 			"population %d is above the largest, %d", opt->population,
-			MAX_POPULATION);
+			SEARCH_MAX_POPULATION);
 	if (search_space_size(space) == UINT64_MAX)
 		return dse_error_set(err, DSE_E_INPUT,
 			"the space has more than 2^64 points");

@@ -217,6 +217,11 @@ int search_strategy_find(const char *name);
 /* Defaults of the heuristic strategies' options (0 in search_options). */
 #define SEARCH_DEFAULT_ISLANDS 8
 #define SEARCH_DEFAULT_POPULATION 64
+/* The largest population a genetic island takes: NSGA-II's domination
+ * matrix of parents and children holds 2 x population^2 bytes, 128 MiB
+ * here.
+ */
+#define SEARCH_MAX_POPULATION 8192
 #define SEARCH_DEFAULT_MIGRATE_EVERY 10
 #define SEARCH_DEFAULT_MIGRANTS 4
 /* The default budget: this fraction of the space, clamped to

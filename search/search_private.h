@@ -16,6 +16,13 @@ int search__space_next(const search_space *space, int *digit, int32_t *knobs);
 /* Offers n points at once; returns -1 on memory exhaustion. */
 int search__front_add_many(search_front *front, const search_point *p,
 	size_t n);
+/* Puts back the n points of a saved front (search__put_front) into
+ * "front", raised to the saved level: into an empty front they are taken
+ * as they are, in O(n), since none beats another; otherwise they are
+ * offered one by one.  Returns -1 on memory exhaustion.
+ */
+int search__front_restore(search_front *front, const search_point *p,
+	size_t n);
 
 /* Whether a legal point's metrics are within the constraints. */
 int search__feasible(const search_options *opt, const sim_metrics *m);

@@ -58,7 +58,8 @@ dse_stat search_space_set_knob(search_space *space, int k, const char *name,
 			"knob '%s' has no values", name);
 	copy = malloc(sizeof(*copy) * n);
 	if (!copy)
-		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		return dse_error_nomem(err, "the values of a knob",
+			(double) sizeof(*copy) * n);
 	for (i = 0; i < n; i++) {
 		if (values[i] < INT32_MIN || values[i] > INT32_MAX) {
 			free(copy);

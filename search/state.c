@@ -157,8 +157,9 @@ static int get_count(search__reader *r, uint64_t *n)
 
 int search__get_front(search__reader *r, search_front *front)
 {
-	search_point p;
+	search_point *p;
 	uint64_t level, n, i;
+	int rc = 0;
 
 	/* A level beyond any a front reaches is damage, not a setting. */
 	if (search__get_u64(r, &level) < 0 || level > 64) {
@@ -168,11 +169,18 @@ int search__get_front(search__reader *r, search_front *front)
 	if (get_count(r, &n) < 0 ||
 	    search__front_raise(front, (int) level) < 0)
 		return -1;
-	for (i = 0; i < n; i++)
-		if (search__get(r, &p, sizeof(p)) < 0 ||
-		    search_front_add(front, &p) < 0)
-			return -1;
-	return 0;
+	/* get_count bounded n by the bytes left, so this is no more than
+	 * the state itself.
+	 */
+	p = malloc(n ? n * sizeof(*p) : 1);
+	if (!p)
+		return -1;
+	for (i = 0; i < n && rc == 0; i++)
+		rc = search__get(r, &p[i], sizeof(p[i]));
+	if (rc == 0)
+		rc = search__front_restore(front, p, n);
+	free(p);
+	return rc < 0 ? -1 : 0;
 }
 
 int search__get_cloud(search__reader *r, search_cloud *cloud)

@@ -236,6 +236,112 @@ static void test_front_split_merge(void **state)
 		split_merge(&band_cases[t].c, band_cases[t].band);
 }
 
+/* Restoring a saved front (what --resume does) gives the front adding
+ * its points one by one gives: the same points, whatever their order,
+ * for plain fronts, bands and thinned fronts, into an empty front (taken
+ * as they are) and into one that already holds points (offered one by
+ * one).  The points lie near a trade-off curve so that most are kept.
+ */
+struct restore_case {
+	int n_obj;
+	double band;
+	double resolution;	/* 0: exact */
+	size_t front_max;	/* 0: none */
+	int n;
+	int preload;		/* points already in the front restored into */
+};
+
+static const struct restore_case restore_cases[] = {
+	{ 2, 0.0, 0.0, 0, 3000, 0 },
+	{ 3, 0.0, 0.0, 0, 3000, 0 },
+	{ 2, 0.05, 0.0, 0, 3000, 0 },
+	{ 3, 0.1, 0.0, 0, 2000, 0 },
+	{ 2, 0.0, 0.01, 0, 3000, 0 },
+	{ 3, 0.0, 0.0, 1000, 4000, 0 },
+	{ 2, 0.05, 0.0, 0, 2000, 50 },
+};
+
+/* A point of a seeded curve: latency x dsp about constant, bram noise. */
+static search_point curve_point(uint64_t *seed, uint64_t index)
+{
+	search_point s;
+	double u, v;
+
+	*seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
+	u = (double) (*seed >> 11) / (double) (1ULL << 53);
+	*seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
+	v = (double) (*seed >> 11) / (double) (1ULL << 53);
+	memset(&s, 0, sizeof(s));
+	s.index = index;
+	s.metrics.latency_s = 1e-3 * (1.0 + 99.0 * u);
+	s.metrics.gops = 1.0 / s.metrics.latency_s;
+	s.metrics.dsp = (int64_t) (1e5 / (1.0 + 99.0 * u) * (1.0 + 0.2 * v));
+	s.metrics.bram18k = (int64_t) (1000.0 * v);
+	return s;
+}
+
+static search_front *restore_front(const struct restore_case *c)
+{
+	static const int obj[3] = { SIM_M_LATENCY, SIM_M_DSP, SIM_M_BRAM18K };
+	search_front *f = search_front_alloc_band(c->n_obj, obj, c->band);
+
+	assert_non_null(f);
+	assert_int_equal(search_front_limit(f, c->front_max, c->resolution),
+		0);
+	return f;
+}
+
+static void test_restore(void **state)
+{
+	(void) state;
+	for (size_t t = 0; t < sizeof(restore_cases) /
+			sizeof(restore_cases[0]); t++) {
+		const struct restore_case *c = &restore_cases[t];
+		search_front *a = restore_front(c), *b = restore_front(c);
+		search_front *kept = restore_front(c);
+		search_point *saved, pre;
+		uint64_t seed = 12345 + t, pseed = 99;
+		size_t n, i;
+
+		for (int i2 = 0; i2 < c->preload; i2++) {
+			pre = curve_point(&pseed, 1000000 + (uint64_t) i2);
+			assert_true(search_front_add(a, &pre) >= 0);
+			assert_true(search_front_add(b, &pre) >= 0);
+		}
+		/* "kept" is what a search kept; its points, reversed, are
+		 * what a checkpoint saved.
+		 */
+		for (int i2 = 0; i2 < c->n; i2++) {
+			search_point p = curve_point(&seed, (uint64_t) i2);
+
+			assert_true(search_front_add(kept, &p) >= 0);
+		}
+		n = search_front_size(kept);
+		assert_true(n > 10);
+		saved = malloc(n * sizeof(*saved));
+		assert_non_null(saved);
+		for (i = 0; i < n; i++)
+			saved[i] = *search_front_at(kept, n - 1 - i);
+		assert_int_equal(search__front_raise(b,
+			search__front_level(kept)), 0);
+		assert_int_equal(search__front_raise(a,
+			search__front_level(kept)), 0);
+		for (i = 0; i < n; i++)
+			assert_true(search_front_add(a, &saved[i]) >= 0);
+		assert_int_equal(search__front_restore(b, saved, n), 0);
+		search_front_sort(a);
+		search_front_sort(b);
+		assert_int_equal(search_front_size(a), search_front_size(b));
+		for (i = 0; i < search_front_size(a); i++)
+			assert_int_equal(search_front_at(a, i)->index,
+				search_front_at(b, i)->index);
+		free(saved);
+		search_front_free(kept);
+		search_front_free(a);
+		search_front_free(b);
+	}
+}
+
 struct space_case {
 	int n;
 	int sizes[4];
@@ -313,6 +419,7 @@ int main(void)
 		cmocka_unit_test(test_front_split_merge),
 		cmocka_unit_test(test_band_table),
 		cmocka_unit_test(test_band_cut),
+		cmocka_unit_test(test_restore),
 		cmocka_unit_test(test_space_decode),
 		cmocka_unit_test(test_space_errors),
 	};
