@@ -85,6 +85,7 @@ static const struct key_schema kernel_keys[] = {
 	{ "schedule", V_ISL, 0, NULL },
 	{ "ops", V_INT_POS, 0, NULL },
 	{ "max_space", V_INT_POS, 0, NULL },
+	{ "analysis_seconds", V_INT_POS, 0, NULL },
 };
 
 /* A workload instead of a kernel: a GNN model on a graph, explored over

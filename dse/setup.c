@@ -138,6 +138,11 @@ dse_stat dse_ctx_kernel_desc(const dse_ctx *ctx, poly_kernel_desc *d,
 		return error_at(ctx, "kernel", "max_space", err,
 			"max_space must be 1, 2 or 3 (the dimensions of the "
 			"arrays to enumerate)");
+	if (dse_cfg_int(cfg, "kernel", "analysis_seconds", 0) > 86400)
+		return error_at(ctx, "kernel", "analysis_seconds", err,
+			"analysis_seconds must be at most 86400 (a day)");
+	d->max_seconds = (int) dse_cfg_int(cfg, "kernel", "analysis_seconds",
+		POLY_MAX_SECONDS);
 	d->n_params = dse_cfg_n_params(cfg, "kernel", "params");
 	if (d->n_params > POLY_MAX_PARAMS)
 		return error_at(ctx, "kernel", "params", err,
@@ -298,7 +303,8 @@ static dse_stat choice_values(const dse_ctx *ctx, const char *kind,
 			"'%s' knob the config does not set", kind);
 	*values = malloc((size_t) n * sizeof(**values));
 	if (!*values)
-		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		return dse_error_nomem(err, "the values of a knob",
+			(double) n * sizeof(**values));
 	for (i = 0; i < n; i++)
 		(*values)[i] = dse_cfg_choice_at(ctx->cfg, "space", kind, i);
 	*nv = n;
@@ -339,7 +345,8 @@ static dse_stat setup_space(dse_ctx *ctx, dse_error *err)
 		return dse_stat_error;
 	ctx->space = search_space_alloc(n);
 	if (!ctx->space)
-		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory: the "
+			"design space of %d knobs", n);
 	for (k = 0; k < n; k++) {
 		const char *key = knob_key(ctx, k, keybuf, sizeof(keybuf));
 		int loop = sim_model_knob_loop(ctx->model, k);
@@ -513,7 +520,10 @@ static dse_stat setup_model(dse_ctx *ctx, dse_error *err)
  * low enough that products such as islands x population stay small.
  */
 #define MAX_ISLANDS 4096
-#define MAX_POPULATION 1000000
+/* The population's bound is the search's own: setup checks it here so
+ * that its error names the key.
+ */
+#define MAX_POPULATION SEARCH_MAX_POPULATION
 #define MAX_MIGRATE_EVERY 1000000
 #define MAX_BUDGET (INT64_C(1) << 53)
 #define MAX_WEIGHT 1e6

@@ -944,6 +944,32 @@ static dse_stat check_kernel(poly__kernel *k, const poly_kernel_desc *desc,
 	return stat;
 }
 
+/* An isl string the parser can take: not longer than POLY_MAX_TEXT and
+ * not nested deeper than POLY_MAX_NESTING, whatever the brackets (isl
+ * reports mismatched ones itself).
+ */
+static dse_stat check_text(const char *str, const poly_source *src,
+	dse_error *err)
+{
+	size_t len = str ? strlen(str) : 0;
+	int depth = 0;
+
+	if (len > POLY_MAX_TEXT)
+		return poly__input_error(err, src, "the isl string is %zu "
+			"characters long; at most %d are read", len,
+			POLY_MAX_TEXT);
+	for (size_t i = 0; i < len; i++) {
+		if (strchr("([{", str[i]) && ++depth > POLY_MAX_NESTING)
+			return poly__input_error(err, src, "the isl string "
+				"nests brackets more than %d deep (at "
+				"character %zu); write the condition without "
+				"the extra levels", POLY_MAX_NESTING, i + 1);
+		if (strchr(")]}", str[i]) && depth > 0)
+			depth--;
+	}
+	return dse_stat_ok;
+}
+
 dse_stat poly__kernel_read(isl_ctx *ctx, const poly_kernel_desc *desc,
 	poly__kernel *kernel, dse_error *err)
 {
@@ -953,6 +979,11 @@ dse_stat poly__kernel_read(isl_ctx *ctx, const poly_kernel_desc *desc,
 
 	memset(kernel, 0, sizeof(*kernel));
 	kernel->ctx = ctx;
+	if (check_text(desc->domain, &desc->domain_src, err) ||
+	    check_text(desc->reads, &desc->reads_src, err) ||
+	    check_text(desc->writes, &desc->writes_src, err) ||
+	    check_text(desc->schedule, &desc->schedule_src, err))
+		return dse_stat_error;
 	dom = read_domain(ctx, desc->domain, &desc->domain_src, err);
 	if (dom)
 		reads = read_accesses(ctx, desc->reads, "read",

@@ -6,6 +6,8 @@
  * space-time candidates (spacetime.c) and builds their I/O groups (io.c),
  * all inside one isl_ctx that it frees before returning.
  */
+#include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -155,18 +157,95 @@ static dse_stat fill_kernel(const poly__kernel *k,
 	return dse_stat_ok;
 }
 
-/* Turns an exceeded operation bound into a clear error; otherwise passes
- * on the status.
+/* Turns an exceeded operation or time bound into a clear error;
+ * otherwise passes on the status.
  */
 static dse_stat check_quota(isl_ctx *ctx, const poly_kernel_desc *desc,
 	dse_stat stat, dse_error *err)
 {
+	if (stat != dse_stat_ok && isl_ctx_last_error(ctx) == isl_error_abort)
+		return poly__input_error(err, &desc->domain_src, "the analysis "
+			"of this kernel took more than %d s and was stopped; "
+			"simplify the kernel (fewer disjuncts in the domain, "
+			"fewer statements or loops, simpler accesses) or allow "
+			"more time with [kernel] analysis_seconds",
+			desc->max_seconds > 0 ? desc->max_seconds :
+			POLY_MAX_SECONDS);
 	if (stat == dse_stat_ok || isl_ctx_last_error(ctx) != isl_error_quota)
 		return stat;
 	return poly__input_error(err, &desc->domain_src, "the analysis of "
 		"this kernel exceeded its bound of %lu isl operations; "
 		"simplify the kernel (fewer statements or loops, simpler "
 		"accesses)", MAX_ISL_OPERATIONS);
+}
+
+/* The time bound: a thread that waits for the analysis to end and, if
+ * the time runs out first, stops isl with isl_ctx_abort, which isl offers
+ * to stop a computation from outside it.  isl checks the flag at every
+ * allocation, so the analysis ends within moments, with isl_error_abort.
+ * (The bound of isl operations alone counts allocations, which some
+ * kernels spread over hours.)
+ */
+struct watchdog {
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	pthread_t thread;
+	isl_ctx *ctx;
+	struct timespec deadline;	/* CLOCK_MONOTONIC */
+	int done;
+	int running;
+};
+
+static void *watch(void *arg)
+{
+	struct watchdog *w = arg;
+	int rc = 0;
+
+	pthread_mutex_lock(&w->lock);
+	while (!w->done && rc != ETIMEDOUT)
+		rc = pthread_cond_timedwait(&w->wake, &w->lock, &w->deadline);
+	if (!w->done)
+		isl_ctx_abort(w->ctx);
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+/* Starts the watchdog; without it (no thread to be had) the analysis
+ * runs with the operation bound only.
+ */
+static void watchdog_start(struct watchdog *w, isl_ctx *ctx, int seconds)
+{
+	pthread_condattr_t attr;
+
+	memset(w, 0, sizeof(*w));
+	w->ctx = ctx;
+	clock_gettime(CLOCK_MONOTONIC, &w->deadline);
+	w->deadline.tv_sec += seconds > 0 ? seconds : POLY_MAX_SECONDS;
+	if (pthread_condattr_init(&attr))
+		return;
+	if (pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) == 0 &&
+	    pthread_cond_init(&w->wake, &attr) == 0) {
+		pthread_mutex_init(&w->lock, NULL);
+		w->running = pthread_create(&w->thread, NULL, watch, w) == 0;
+		if (!w->running) {
+			pthread_cond_destroy(&w->wake);
+			pthread_mutex_destroy(&w->lock);
+		}
+	}
+	pthread_condattr_destroy(&attr);
+}
+
+static void watchdog_stop(struct watchdog *w)
+{
+	if (!w->running)
+		return;
+	pthread_mutex_lock(&w->lock);
+	w->done = 1;
+	pthread_cond_signal(&w->wake);
+	pthread_mutex_unlock(&w->lock);
+	pthread_join(w->thread, NULL);
+	pthread_cond_destroy(&w->wake);
+	pthread_mutex_destroy(&w->lock);
 }
 
 static dse_stat analyze(isl_ctx *ctx, const poly_kernel_desc *desc,
@@ -212,7 +291,7 @@ poly_analysis *poly_analyze(const poly_kernel_desc *desc, dse_error *err)
 	ctx = a ? isl_ctx_alloc() : NULL;
 	if (!ctx) {
 		free(a);
-		dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		dse_error_nomem(err, "the kernel's analysis", sizeof(*a));
 		return NULL;
 	}
 	/* Errors come back as return values and are reported through err;
@@ -221,8 +300,12 @@ poly_analysis *poly_analyze(const poly_kernel_desc *desc, dse_error *err)
 	if (isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE) < 0) {
 		stat = poly__isl_error(ctx, err, "setting up isl");
 	} else {
+		struct watchdog w;
+
 		isl_ctx_set_max_operations(ctx, MAX_ISL_OPERATIONS);
+		watchdog_start(&w, ctx, desc->max_seconds);
 		stat = analyze(ctx, desc, a, err);
+		watchdog_stop(&w);
 	}
 	isl_ctx_free(ctx);
 	if (stat != dse_stat_ok)

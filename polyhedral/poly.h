@@ -74,10 +74,28 @@ typedef struct poly_kernel_desc {
 	const char *reduction;	/* name of the reduction loop, or NULL */
 	int ops_per_point;	/* operations per instance; 0: derived */
 	int max_space;		/* 2 (default when 0) or 3 for 3-D arrays */
+	/* Wall-clock seconds the analysis may take (0: POLY_MAX_SECONDS);
+	 * past them it stops with an input error at the domain.
+	 */
+	int max_seconds;
 	poly_source domain_src, reads_src, writes_src, schedule_src,
 		params_src, reduction_src;
 	poly_source space_time_src;	/* of the space_time choice */
 } poly_kernel_desc;
+
+/* The longest isl string a kernel may give (characters) and the deepest
+ * nesting of (), [] and {} in it: isl's parser recurses once per level,
+ * so 50,000 nested parentheses overflowed the stack inside isl; real
+ * kernels nest a few levels and take a few hundred characters.  Checked
+ * before isl reads the string.
+ */
+#define POLY_MAX_TEXT 65536
+#define POLY_MAX_NESTING 256
+/* The default bound of the analysis in wall-clock seconds: the kernels of
+ * configs/ take well under one; a domain of a hundred disjuncts took
+ * minutes, and the bound of isl operations alone let it run for eight.
+ */
+#define POLY_MAX_SECONDS 60
 
 /* --- the analysis ------------------------------------------------------ */
 

@@ -289,6 +289,106 @@ static void test_bad_kernels(void **state)
 			failed, sizeof(cases) / sizeof(cases[0]));
 }
 
+/* A domain whose condition "0 <= i < M" sits inside "depth" pairs of
+ * parentheses, or, with "pad", an expression padded to "pad" characters
+ * with "0 + " terms; a new string the caller frees.
+ */
+static char *deep_domain(int depth, size_t pad)
+{
+	size_t n = 2 * (size_t) depth + pad + 256;
+	char *s = malloc(n), *p = s;
+
+	assert_non_null(s);
+	p += sprintf(p, "[M,N,K] -> { S0[i,j,k] : ");
+	for (int i = 0; i < depth; i++)
+		*p++ = '(';
+	p += sprintf(p, "0 <= i < M");
+	for (int i = 0; i < depth; i++)
+		*p++ = ')';
+	p += sprintf(p, " and 0 <= j < N and 0 <= k < K");
+	while ((size_t) (p - s) + 8 < pad)
+		p += sprintf(p, " + 0");
+	sprintf(p, " }");
+	return s;
+}
+
+struct text_case {
+	const char *what;
+	int depth;
+	size_t pad;
+	int max_seconds;
+	int disjuncts;		/* a domain of this many boxes instead */
+	const char *msg;	/* NULL: accepted */
+};
+
+static const struct text_case text_cases[] = {
+	/* 50,000 levels (a 100 KB string) overflowed the stack inside
+	 * isl's parser.
+	 */
+	{ "50,000 nested parentheses", 50000, 0, 0, 0,
+	  "characters long; at most 65536 are read" },
+	{ "30,000 nested parentheses", 30000, 0, 0, 0,
+	  "nests brackets more than 256 deep" },
+	/* With the braces of the set, n parentheses nest n + 1 deep. */
+	{ "256 nested parentheses", 256, 0, 0, 0,
+	  "nests brackets more than 256 deep" },
+	{ "255 nested parentheses (the bound)", 255, 0, 0, 0, NULL },
+	{ "a string of 70,000 characters", 1, 70000, 0, 0,
+	  "characters long; at most 65536 are read" },
+	/* A hundred boxes took minutes; the time bound stops them. */
+	{ "a hundred disjuncts in one second", 0, 0, 1, 100,
+	  "took more than 1 s and was stopped" },
+};
+
+/* A domain of "n" boxes that isl cannot merge into fewer. */
+static char *boxes_domain(int n)
+{
+	char *s = malloc((size_t) n * 96 + 64), *p = s;
+
+	assert_non_null(s);
+	p += sprintf(p, "[M,N,K] -> { S0[i,j,k] : ");
+	for (int d = 0; d < n; d++)
+		p += sprintf(p, "%s(0 <= i < M and %d <= j < N - %d and "
+			"0 <= k < K - %d)", d ? " or " : "", d, d, d % 7);
+	sprintf(p, " }");
+	return s;
+}
+
+/* Strings isl's parser cannot take (too deep, too long) are refused
+ * before it sees them, at the key, and an analysis that runs past its
+ * time is stopped with an error at the domain, not left running.
+ */
+static void test_bounded_texts(void **state)
+{
+	(void) state;
+	for (size_t i = 0; i < sizeof(text_cases) / sizeof(text_cases[0]);
+	     i++) {
+		const struct text_case *c = &text_cases[i];
+		char *dom = c->disjuncts ? boxes_domain(c->disjuncts) :
+			deep_domain(c->depth, c->pad);
+		struct bad_case bc = { c->what, dom, MM_READS, MM_WRITES, NULL,
+			MNK(512, 512, 512), NULL, 0, ANALYSIS_ONLY, SRC_DOMAIN,
+			c->msg ? c->msg : "" };
+		poly_kernel_desc d = case_desc(&bc);
+		poly_analysis *a;
+		dse_error err;
+
+		d.max_seconds = c->max_seconds;
+		dse_error_clear(&err);
+		a = poly_analyze(&d, &err);
+		if (c->msg) {
+			if (a)
+				fail_msg("%s: accepted", c->what);
+			check_error(c->what, &err, DSE_E_INPUT, SRC_DOMAIN,
+				c->msg);
+		} else if (!a) {
+			fail_msg("%s: refused: %s", c->what, err.msg);
+		}
+		poly_analysis_free(a);
+		free(dom);
+	}
+}
+
 /* The kernels of the bad cases that are one change away from good ones,
  * so that those cases fail for the reason they name.
  */
@@ -450,6 +550,7 @@ int run_bad_tests(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_kernels),
+		cmocka_unit_test(test_bounded_texts),
 		cmocka_unit_test(test_near_misses),
 		cmocka_unit_test(test_isl_silent),
 		cmocka_unit_test(test_bad_arguments),
