@@ -82,7 +82,8 @@ dse_stat gnn__graph_set_name(gnn_graph *g, const char *name, dse_error *err)
 	char *copy = strdup(name ? name : "");
 
 	if (!copy)
-		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		return dse_error_nomem(err, "the graph's name",
+			(double) strlen(name ? name : "") + 1);
 	free(g->name);
 	g->name = copy;
 	return dse_stat_ok;
@@ -276,7 +277,8 @@ static dse_stat sort_all_buckets(gnn_graph *g, dse_error *err)
 	if (!keys || !tmp) {
 		free(keys);
 		free(tmp);
-		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		return dse_error_nomem(err, "the buffers that sort the graph's "
+			"in-edges", (double) maxdeg * 16);
 	}
 	sort_buckets(g->n_vertices, g->in_ptr, g->src, g->weight, keys, tmp);
 	free(keys);
@@ -296,7 +298,8 @@ static dse_stat fill_dst(gnn_graph *g, int weighted, dse_error *err)
 	if (!g->weight)
 		g->weight = alloc_array(g->n_edges, sizeof(*g->weight));
 	if (!g->dst || !g->weight)
-		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		return dse_error_nomem(err, "the graph's destination and "
+			"weight arrays", (double) g->n_edges * 8);
 	for (v = 0; v < g->n_vertices; v++)
 		for (e = g->in_ptr[v]; e < g->in_ptr[v + 1]; e++)
 			g->dst[e] = (uint32_t) v;
@@ -363,7 +366,8 @@ static gnn_graph *build(int64_t nv, int64_t ne, uint32_t *src,
 		return gnn_graph_free(g);
 	return g;
 nomem:
-	dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	dse_error_nomem(err, "the graph's vertex and edge arrays",
+		(double) nv * 16 + (double) ne * 8);
 fail:
 	free(next);
 	gnn_graph_free(g);
@@ -515,7 +519,7 @@ gnn_shards *gnn_shards_alloc(const gnn_graph *g, int64_t n1, dse_error *err)
 	}
 	s = calloc(1, sizeof(*s));
 	if (!s) {
-		dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		dse_error_nomem(err, "the graph's shards", sizeof(*s));
 		return NULL;
 	}
 	s->g = g;
@@ -526,7 +530,9 @@ gnn_shards *gnn_shards_alloc(const gnn_graph *g, int64_t n1, dse_error *err)
 	blk = alloc_array(g->n_vertices, sizeof(*blk));
 	if (!s->offset || !s->edges || !blk) {
 		free(blk);
-		dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		dse_error_nomem(err, "the graph's shard tables",
+			(double) (k * k + 1) * 8 + (double) g->n_edges * 4 +
+			(double) g->n_vertices * sizeof(*blk));
 		return gnn_shards_free(s);
 	}
 	fill_shards(s, blk);

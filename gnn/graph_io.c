@@ -19,6 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "graph_internal.h"
 
@@ -55,6 +58,32 @@ struct edges {
 	int64_t n, cap;
 	int any_weight;		/* some entry gave a weight */
 };
+
+/* What building a graph takes (graph.c, build): per vertex the in-edge
+ * offsets and the scatter cursors (8 bytes each); per edge the source,
+ * destination and weight arrays read here and their sorted copies, at
+ * most 20 bytes at the peak.
+ */
+#define BUILD_BYTES_PER_VERTEX 16
+#define BUILD_BYTES_PER_EDGE 20
+
+/* The memory this process may have: the machine's, or less under a limit
+ * on its address space or data (ulimit -v, a batch system's limit).
+ */
+static double memory_limit(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	double lim = pages > 0 && page > 0 ? (double) pages * page : 1e300;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    (double) rl.rlim_cur < lim)
+		lim = (double) rl.rlim_cur;
+	if (getrlimit(RLIMIT_DATA, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    (double) rl.rlim_cur < lim)
+		lim = (double) rl.rlim_cur;
+	return lim;
+}
 
 /* Records an input error at column "col" of the current line. */
 static dse_stat bad(struct reader *r, int col, const char *fmt, ...)
@@ -96,7 +125,7 @@ static int grow_line(struct reader *r)
 	}
 	p = realloc(r->line, cap);
 	if (!p) {
-		dse_error_set(r->err, DSE_E_NOMEM, "out of memory");
+		dse_error_nomem(r->err, "a line of the graph file", (double) cap);
 		return -1;
 	}
 	r->line = p;
@@ -233,19 +262,25 @@ static dse_stat edges_grow(struct edges *e, int64_t cap, dse_error *err)
 {
 	void *p;
 
+	double bytes = (double) cap * 12;
+
 	if ((uint64_t) cap > SIZE_MAX / sizeof(uint32_t))
-		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		return dse_error_nomem(err, "the edges read from the graph file",
+			bytes);
 	p = realloc(e->src, (size_t) cap * sizeof(*e->src));
 	if (!p)
-		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		return dse_error_nomem(err, "the edges read from the graph file",
+			bytes);
 	e->src = p;
 	p = realloc(e->dst, (size_t) cap * sizeof(*e->dst));
 	if (!p)
-		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		return dse_error_nomem(err, "the edges read from the graph file",
+			bytes);
 	e->dst = p;
 	p = realloc(e->w, (size_t) cap * sizeof(*e->w));
 	if (!p)
-		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		return dse_error_nomem(err, "the edges read from the graph file",
+			bytes);
 	e->w = p;
 	e->cap = cap;
 	return dse_stat_ok;
@@ -320,6 +355,26 @@ static void close_reader(struct reader *r)
 	if (r->f)
 		fclose(r->f);
 	free(r->line);
+}
+
+/* Refuses, at column "col" of the current line, a graph of "nv" vertices
+ * and "ne" edges that this process cannot build: the sizes come from the
+ * file, and a 70-byte file may claim 2^31 vertices.
+ */
+static dse_stat check_memory(struct reader *r, int col, int64_t nv,
+	int64_t ne, const char *what)
+{
+	double need = (double) nv * BUILD_BYTES_PER_VERTEX +
+		(double) ne * BUILD_BYTES_PER_EDGE, have = memory_limit();
+	char a[32], b[32];
+
+	if (need <= have)
+		return dse_stat_ok;
+	dse_format_bytes(need, a, sizeof(a));
+	dse_format_bytes(have, b, sizeof(b));
+	return bad(r, col, "%s a graph of %lld vertices and %lld edges, which "
+		"needs %s of memory to build; this process may use %s",
+		what, (long long) nv, (long long) ne, a, b);
 }
 
 /* --- Matrix Market ----------------------------------------------------- */
@@ -405,6 +460,24 @@ static int next_data_line(struct reader *r, char comment)
 	return k;
 }
 
+/* The size line's figures against what the file can hold (an entry is
+ * at least "i j" and a line end, 4 bytes) and what the graph would take
+ * to build, before anything is allocated for it.
+ */
+static dse_stat check_size(struct reader *r, const struct mtx *m)
+{
+	struct stat sb;
+	int64_t nv = m->rows > m->cols ? m->rows : m->cols;
+
+	if (fstat(fileno(r->f), &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    m->nnz > ((int64_t) sb.st_size + 1) / 4)
+		return bad(r, 1, "bad size line: %lld entries cannot be in a "
+			"file of %lld bytes (an entry takes at least 4)",
+			(long long) m->nnz, (long long) sb.st_size);
+	return check_memory(r, 1, nv, m->nnz * (m->symmetric ? 2 : 1),
+		"the size line gives");
+}
+
 /* The size line "rows cols nnz". */
 static dse_stat mtx_size(struct reader *r, struct mtx *m)
 {
@@ -442,7 +515,7 @@ static dse_stat mtx_size(struct reader *r, struct mtx *m)
 	m->rows = v[0];
 	m->cols = v[1];
 	m->nnz = v[2];
-	return dse_stat_ok;
+	return check_size(r, m);
 }
 
 /* One 1-based index token of an entry, checked against [1, bound]. */
@@ -575,8 +648,11 @@ static dse_stat list_vertex(struct reader *r, const struct tok *t,
 	return dse_stat_ok;
 }
 
-/* One line "src dst [weight]". */
-static dse_stat list_entry(struct reader *r, struct edges *e, int64_t *nv)
+/* One line "src dst [weight]"; *nv_line gets the line of the largest
+ * vertex so far, where a graph too large to build is reported.
+ */
+static dse_stat list_entry(struct reader *r, struct edges *e, int64_t *nv,
+	int *nv_line)
 {
 	size_t pos = 0;
 	uint32_t s = 0, d = 0;
@@ -600,10 +676,10 @@ static dse_stat list_entry(struct reader *r, struct edges *e, int64_t *nv)
 				"weight (expected 'src dst [weight]')",
 				quote_len(&t), t.s);
 	}
-	if ((int64_t) s + 1 > *nv)
-		*nv = (int64_t) s + 1;
-	if ((int64_t) d + 1 > *nv)
-		*nv = (int64_t) d + 1;
+	if ((int64_t) s + 1 > *nv || (int64_t) d + 1 > *nv) {
+		*nv = (int64_t) (s > d ? s : d) + 1;
+		*nv_line = r->lineno;
+	}
 	return edges_push(e, s, d, (float) w, r->err);
 }
 
@@ -612,12 +688,12 @@ gnn_graph *gnn_graph_read_edges(const char *path, dse_error *err)
 	struct reader r;
 	struct edges e = { 0 };
 	int64_t nv = 0;
-	int k;
+	int k, nv_line = 0;
 
 	if (open_reader(&r, path, err) < 0)
 		return NULL;
 	while ((k = next_data_line(&r, '#')) > 0)
-		if (list_entry(&r, &e, &nv) < 0)
+		if (list_entry(&r, &e, &nv, &nv_line) < 0)
 			goto fail;
 	if (k < 0)
 		goto fail;
@@ -625,6 +701,10 @@ gnn_graph *gnn_graph_read_edges(const char *path, dse_error *err)
 		bad(&r, 0, "no edges: the file has no 'src dst' line");
 		goto fail;
 	}
+	r.lineno = nv_line;
+	if (check_memory(&r, 1, nv, e.n, "the largest vertex number makes") <
+			0)
+		goto fail;
 	close_reader(&r);
 	return finish(&e, nv, path, err);
 fail:

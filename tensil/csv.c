@@ -124,6 +124,11 @@ static dse_stat parse_int(struct reader *rd, const struct field *f,
 
 	if (*p == '+')
 		p++;
+	/* "-3" is an integer, just not one a layer can have. */
+	if (*p == '-' && p[1] && strspn(p + 1, "0123456789") ==
+			strlen(p + 1) && !f->too_long)
+		return fail(rd, f->col, "%s: must be at least %lld, not %s",
+			what, (long long) lo, f->text);
 	if (!*p || f->too_long)
 		return fail(rd, f->col, "%s: '%s' is not an integer", what,
 			f->text);
@@ -137,8 +142,8 @@ static dse_stat parse_int(struct reader *rd, const struct field *f,
 			v = 10 * v + (*p - '0');
 	}
 	if (v < lo)
-		return fail(rd, f->col, "%s: must be at least 1, not %s",
-			what, f->text);
+		return fail(rd, f->col, "%s: must be at least %lld, not %s",
+			what, (long long) lo, f->text);
 	if (v > hi)
 		return fail(rd, f->col, "%s: %s is out of range (at most "
 			"%lld)", what, f->text, (long long) hi);
@@ -470,8 +475,9 @@ tensil_model *tensil_model_read_csv(const char *path, dse_error *err)
 			if (!grown) {
 				free(text);
 				fclose(f);
-				dse_error_set(err, DSE_E_NOMEM,
-					"out of memory");
+				dse_error_nomem(err, "the text of the "
+					"topology file", cap ? 2.0 * cap :
+					65536);
 				return NULL;
 			}
 			text = grown;

@@ -204,7 +204,7 @@ tensil_model *tensil_model_alloc(const char *name, dse_error *err)
 	tensil_model *m = calloc(1, sizeof(*m));
 
 	if (!m) {
-		dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		dse_error_nomem(err, "a network model", sizeof(*m));
 		return NULL;
 	}
 	snprintf(m->name, sizeof(m->name), "%s", name ? name : "model");
@@ -234,7 +234,8 @@ tensil_model *tensil_model_copy(const tensil_model *m, dse_error *err)
 	if (m->n > 0) {
 		c->layers = malloc((size_t) m->n * sizeof(*c->layers));
 		if (!c->layers) {
-			dse_error_set(err, DSE_E_NOMEM, "out of memory");
+			dse_error_nomem(err, "the layers of a network",
+				(double) m->n * sizeof(*c->layers));
 			return tensil_model_free(c);
 		}
 		memcpy(c->layers, m->layers, (size_t) m->n *
@@ -258,8 +259,8 @@ dse_stat tensil_model_add_layer(tensil_model *m, const tensil_layer *l,
 			sizeof(*grown));
 
 		if (!grown)
-			return dse_error_set(err, DSE_E_NOMEM,
-				"out of memory");
+			return dse_error_nomem(err, "the layers of a network",
+				(double) cap * sizeof(*grown));
 		m->layers = grown;
 		m->cap = cap;
 	}

@@ -112,7 +112,7 @@ static const struct bad_case {
 	{ HDR "L1, 0, 8, 1, 1, 1, 1, 1\n", 2, 5,
 	  "IFMAP Height: must be at least 1" },
 	{ HDR "L1, 8, 8, -3, 1, 1, 1, 1\n", 2, 11,
-	  "Filter Height: '-3' is not an integer" },
+	  "Filter Height: must be at least 1, not -3" },
 	{ HDR "L1, 8, 8, 3\n", 2, 12, "expected 8 fields, found 4" },
 	{ HDR "L1,8,8,1,1,1,1,1,same,relu,none,none,extra\n", 2, 38,
 	  "too many fields" },
