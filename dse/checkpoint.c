@@ -206,6 +206,36 @@ static dse_stat check_inputs(const dse_ctx *ctx, res_reader *r,
 	return st;
 }
 
+/* The "complete" attribute of the file at "path", with the message that
+ * fits when there is none: a dse results file without it was written
+ * before checkpoints existed, any other file is no results file, and a
+ * file whose attributes cannot be read is damaged.
+ */
+static dse_stat read_complete(res_reader *r, const char *path,
+	int64_t *complete, dse_error *err)
+{
+	char *tool;
+	int has = res_reader_has_attr(r, "complete");
+
+	if (has > 0 && res_read_attr_i64(r, "complete", complete, err) == 0)
+		return dse_stat_ok;
+	if (has != 0)
+		return has < 0 ? dse_error_set(err, DSE_E_INPUT, "cannot resume "
+			"from %s: its attributes cannot be read (the file is "
+			"damaged)", path) : refuse(err, path);
+	tool = res_read_attr_string(r, "tool", err);
+	if (tool && !strcmp(tool, "dse"))
+		dse_error_set(err, DSE_E_INPUT, "%s is no checkpoint: it has no "
+			"'complete' attribute (a results file of a dse from "
+			"before checkpoints); nothing to resume", path);
+	else
+		dse_error_set(err, DSE_E_INPUT, "%s is no checkpoint: it is not "
+			"a dse results file (no 'tool' attribute 'dse'); nothing "
+			"to resume", path);
+	free(tool);
+	return dse_stat_error;
+}
+
 /* Rank 0: the checked state of the checkpoint at ctx->out_path. */
 static dse_stat read_checkpoint(const dse_ctx *ctx, void **state,
 	size_t *size, dse_error *err)
@@ -222,15 +252,10 @@ static dse_stat read_checkpoint(const dse_ctx *ctx, void **state,
 	r = res_reader_open(path, err);
 	if (!r)
 		return refuse(err, path);
-	st = res_read_attr_i64(r, "complete", &complete, err);
+	st = read_complete(r, path, &complete, err);
 	if (st == dse_stat_ok && complete)
 		st = dse_error_set(err, DSE_E_INPUT, "%s is a finished sweep; "
 			"nothing to resume", path);
-	else if (st != dse_stat_ok)
-		st = dse_error_set(err, DSE_E_INPUT, "%s is no checkpoint (it "
-			"has no 'complete' attribute: a sweep finished by an "
-			"older dse, or not a results file); nothing to resume",
-			path);
 	if (st == dse_stat_ok)
 		st = check_config(ctx, r, err);
 	if (st == dse_stat_ok)

@@ -194,7 +194,8 @@ static dse_stat read_tab(res_reader *r, struct tab *t, dse_error *err)
 	t->col = calloc((size_t) (t->ncols > 0 ? t->ncols : 1),
 		sizeof(*t->col));
 	if (!t->col)
-		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		return dse_error_nomem(err, "the columns of the table",
+			(double) t->ncols * sizeof(*t->col));
 	for (i = 0; i < t->ncols; i++) {
 		struct col *c = &t->col[i];
 		size_t sz = RES_STR_LEN;
@@ -489,7 +490,8 @@ static dse_stat print_table(FILE *out, const struct col **view, int n,
 	int k;
 
 	if (!w)
-		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		return dse_error_nomem(err, "the widths of the columns shown",
+			(double) n * sizeof(*w));
 	for (k = 0; k < n; k++) {
 		w[k] = strlen(view[k]->name);
 		for (r = 0; r < nrows; r++) {
@@ -699,7 +701,8 @@ static int show(res_reader *r, const struct show_cli *cli, struct tab *t,
 	dse_error err;
 
 	if (!view || !order || !tmp) {
-		fprintf(stderr, "dse show: out of memory\n");
+		fprintf(stderr, "dse show: out of memory: the order of %zu "
+			"rows\n", t->nrows);
 		status = 1;
 	} else if (cli->sort && !sort) {
 		status = unknown_column(t, cli->file, cli->sort, "--sort");

@@ -98,7 +98,8 @@ static dse_stat best_from_file(const dse_ctx *ctx, const char *from,
 	obj = malloc(rows * sizeof(*obj));
 	col = malloc(rows * sizeof(*col));
 	if (!obj || !col)
-		st = dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		st = dse_error_nomem(err, "two columns of the front",
+			(double) rows * 16);
 	if (st == dse_stat_ok)
 		st = res_read_column(r, path, sim_metric_name(metric), obj,
 			err);

@@ -201,7 +201,8 @@ static gnn_model *layer_list(const dse_ctx *ctx, const char *name,
 	int prev = -1, bad;
 
 	if (!m) {
-		dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		dse_error_set(err, DSE_E_NOMEM, "out of memory: the GNN "
+			"model '%s'", name);
 		return NULL;
 	}
 	while (*s) {
@@ -515,7 +516,8 @@ static dse_stat family_space(dse_ctx *ctx, dse_error *err)
 
 	ctx->space = search_space_alloc(n);
 	if (!ctx->space)
-		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory: the "
+			"design space of %d knobs", n);
 	for (k = 0; k < n; k++) {
 		const char *key = dse_workload_knob_name(ctx, k);
 		int64_t *values = NULL, one = dse_workload_knob_default(ctx, k);
