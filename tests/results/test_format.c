@@ -87,15 +87,22 @@ static void test_formats(void **state)
 struct vlen_case {
 	const char *file;
 	const char *attr;
-	int vlen;		/* refused as a variable-length string */
+	/* The refusal's message; NULL: an integer attribute that reads. */
+	const char *msg;
 };
 
+#define VLEN_MSG "is a variable-length string, which dse never writes"
+
+
 static const struct vlen_case vlen_cases[] = {
-	{ "fuzz/corpus/results/h5py.h5", "config", 1 },
-	{ "fuzz/corpus/results/h5py.h5", "config_file", 1 },
-	{ "fuzz/corpus/results/h5py.h5", "seed", 0 },
+	{ "fuzz/corpus/results/h5py.h5", "config", VLEN_MSG },
+	{ "fuzz/corpus/results/h5py.h5", "config_file", VLEN_MSG },
+	{ "fuzz/corpus/results/h5py.h5", "seed", NULL },
+	/* Here the attribute's own header fails its checksum before its
+	 * type can be seen: the refusal says the file is damaged.
+	 */
 	{ "fuzz/regressions/results/vlen-attribute-hang-reopen.h5",
-	  "config_file", 1 },
+	  "config_file", "incorrect metadata checksum" },
 };
 
 static void test_vlen(void **state)
@@ -114,12 +121,12 @@ static void test_vlen(void **state)
 		dse_error_clear(&err);
 		r = res_reader_open(path, &err);
 		assert_non_null(r);
-		if (c->vlen) {
+		if (c->msg) {
 			v = res_read_attr_string(r, c->attr, &err);
 			assert_null(v);
 			assert_int_equal(err.code, DSE_E_INPUT);
-			assert_non_null(strstr(err.msg, "is a variable-length "
-				"string, which dse never writes"));
+			if (!strstr(err.msg, c->msg))
+				fail_msg("'%s' not in '%s'", c->msg, err.msg);
 		} else {
 			int64_t x = -1;
 
