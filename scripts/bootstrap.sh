@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 install_missing bootstrap build-essential cmake pkg-config libisl-dev \
 	libopenmpi-dev openmpi-bin libhdf5-dev hdf5-tools libcmocka-dev \
 	python3-h5py python3-matplotlib python3-pandas \
-	libprotobuf-c-dev protobuf-c-compiler libonnx-dev python3-onnx
+	libprotobuf-c-dev protobuf-c-compiler libonnx-dev python3-onnx \
+	strace
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
 cmake --build build -j"$(nproc)" >/dev/null
