@@ -14,7 +14,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,47 +25,7 @@
 #include <unistd.h>
 
 #include "results/res.h"
-
-static int setup_dir(void **state)
-{
-	const char *base = getenv("TMPDIR");
-	char *dir = malloc(PATH_MAX);
-
-	if (!dir)
-		return -1;
-	snprintf(dir, PATH_MAX, "%s/test_path.XXXXXX", base ? base : "/tmp");
-	if (!mkdtemp(dir)) {
-		free(dir);
-		return -1;
-	}
-	*state = dir;
-	return 0;
-}
-
-static int remove_entry(const char *p, const struct stat *sb, int flag,
-	struct FTW *ftw)
-{
-	(void) sb;
-	(void) flag;
-	(void) ftw;
-	return remove(p);
-}
-
-static int teardown_dir(void **state)
-{
-	char *dir = *state;
-	int rc = nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-
-	free(dir);
-	return rc;
-}
-
-static void join(char *buf, const char *dir, const char *name)
-{
-	int n = snprintf(buf, PATH_MAX, "%s/%s", dir, name);
-
-	assert_true(n > 0 && n < PATH_MAX);
-}
+#include "scratch.h"
 
 static void touch(const char *path, const char *text)
 {
@@ -175,11 +134,11 @@ static void test_resolve(void **state)
 		dse_error err;
 
 		if (rc->name[0])
-			join(path, dir, rc->name);
+			scratch_join(path, dir, rc->name);
 		else
 			path[0] = '\0';
 		if (rc->target) {
-			join(target, dir, rc->target);
+			scratch_join(target, dir, rc->target);
 			if (make_at(target, rc->target_make, NULL) < 0 &&
 			    errno != EEXIST)
 				fail_msg("cannot make %s", target);
@@ -226,8 +185,8 @@ static void test_write_through_link(void **state)
 	dse_error err;
 	res_file *f;
 
-	join(link, *state, "wl.h5");
-	join(target, *state, "wl-target.h5");
+	scratch_join(link, *state, "wl.h5");
+	scratch_join(target, *state, "wl-target.h5");
 	touch(target, "old");
 	assert_int_equal(symlink("wl-target.h5", link), 0);
 	f = res_file_create(link, &err);
@@ -252,8 +211,8 @@ static void test_lock(void **state)
 	struct stat sb;
 	dse_error err;
 
-	join(file, *state, "locked.h5");
-	join(lockname, *state, "locked.h5.lock");
+	scratch_join(file, *state, "locked.h5");
+	scratch_join(lockname, *state, "locked.h5.lock");
 	a = res_lock_take(file, &err);
 	assert_non_null(a);
 	assert_int_equal(stat(lockname, &sb), 0);
@@ -299,9 +258,9 @@ static void test_stale(void **state)
 	struct stat sb;
 	dse_error err;
 
-	join(file, *state, "st.h5");
+	scratch_join(file, *state, "st.h5");
 	for (size_t i = 0; i < n; i++) {
-		join(path, *state, stale_cases[i].name);
+		scratch_join(path, *state, stale_cases[i].name);
 		touch(path, "x");
 		want += stale_cases[i].removed;
 	}
@@ -310,7 +269,7 @@ static void test_stale(void **state)
 	assert_non_null(l);
 	assert_int_equal(res_path_sweep_stale(l, file), want);
 	for (size_t i = 0; i < n; i++) {
-		join(path, *state, stale_cases[i].name);
+		scratch_join(path, *state, stale_cases[i].name);
 		assert_int_equal(stat(path, &sb) != 0,
 			stale_cases[i].removed);
 	}
@@ -326,9 +285,9 @@ static void test_probe(void **state)
 	struct stat sb;
 	dse_error err;
 
-	join(file, *state, "p/q/probe.h5");
+	scratch_join(file, *state, "p/q/probe.h5");
 	assert_int_equal(res_path_probe(file, &err), dse_stat_ok);
-	join(dir, *state, "p/q");
+	scratch_join(dir, *state, "p/q");
 	assert_int_equal(stat(dir, &sb), 0);
 	assert_int_equal(res_path_tmp(file, tmp, sizeof(tmp)), 0);
 	assert_int_not_equal(stat(tmp, &sb), 0);
@@ -355,5 +314,5 @@ int main(void)
 		cmocka_unit_test(test_probe),
 	};
 
-	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
+	return cmocka_run_group_tests(tests, scratch_make, scratch_remove);
 }

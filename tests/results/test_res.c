@@ -2,7 +2,7 @@
  * res_* and read back both through the reader and through the raw HDF5
  * API, the temporary-name life cycle, and the errors.
  */
-/* nftw() is an X/Open interface. */
+/* POSIX and X/Open interfaces (mkdtemp, symlink). */
 #define _XOPEN_SOURCE 700
 
 #include <setjmp.h>
@@ -11,7 +11,6 @@
 #include <cmocka.h>
 
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -24,51 +23,11 @@
 #include <hdf5.h>
 
 #include "results/res.h"
+#include "scratch.h"
 
 #define MAX_COLS 12
 
 /* ---- fixtures ---- */
-
-static int setup_dir(void **state)
-{
-	const char *base = getenv("TMPDIR");
-	char *dir = malloc(PATH_MAX);
-
-	if (!dir)
-		return -1;
-	snprintf(dir, PATH_MAX, "%s/test_res.XXXXXX", base ? base : "/tmp");
-	if (!mkdtemp(dir)) {
-		free(dir);
-		return -1;
-	}
-	*state = dir;
-	return 0;
-}
-
-static int remove_entry(const char *p, const struct stat *sb, int flag,
-	struct FTW *ftw)
-{
-	(void) sb;
-	(void) flag;
-	(void) ftw;
-	return remove(p);
-}
-
-static int teardown_dir(void **state)
-{
-	char *dir = *state;
-	int rc = nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-
-	free(dir);
-	return rc;
-}
-
-static void join(char *buf, const char *dir, const char *name)
-{
-	int n = snprintf(buf, PATH_MAX, "%s/%s", dir, name);
-
-	assert_true(n > 0 && n < PATH_MAX);
-}
 
 static int exists(const char *path)
 {
@@ -455,7 +414,7 @@ static void test_tables(void **state)
 	/* All cases go into one file, so tables also must not disturb each
 	 * other.
 	 */
-	join(file, dir, "tables.h5");
+	scratch_join(file, dir, "tables.h5");
 	f = res_file_create(file, &err);
 	assert_non_null(f);
 	for (size_t i = 0; i < n; i++) {
@@ -513,7 +472,7 @@ static void test_utf8_cut(void **state)
 		memset(in[i], 'a', utf8_cases[i].ascii);
 		strcpy(in[i] + utf8_cases[i].ascii, utf8_cases[i].tail);
 	}
-	join(file, *state, "utf8.h5");
+	scratch_join(file, *state, "utf8.h5");
 	f = res_file_create(file, &err);
 	assert_non_null(f);
 	assert_int_equal(res_write_table(f, "/t", &col, 1, n, &err),
@@ -703,7 +662,7 @@ static void test_root_attrs(void **state)
 	res_file *f;
 	res_reader *r;
 
-	join(file, *state, "attrs.h5");
+	scratch_join(file, *state, "attrs.h5");
 	f = res_file_create(file, &err);
 	assert_non_null(f);
 	for (size_t i = 0; i < n; i++)
@@ -780,13 +739,13 @@ static void test_life_cycle(void **state)
 		dse_error err;
 		res_file *f;
 
-		join(file, *state, lc->name);
+		scratch_join(file, *state, lc->name);
 		tmp_name(tmp, file);
 		if (lc->old_final) {
 			*strrchr(file, '/') = '\0';
 			assert_int_equal(mkdir(file, 0777) == 0 ||
 				exists(file), 1);
-			join(file, *state, lc->name);
+			scratch_join(file, *state, lc->name);
 			write_old(file);
 		}
 		f = res_file_create(file, &err);
@@ -825,8 +784,8 @@ static void test_commit_failure(void **state)
 	dse_error err;
 	res_file *f;
 
-	join(file, *state, "is_a_dir.h5");
-	join(inner, file, "keep");
+	scratch_join(file, *state, "is_a_dir.h5");
+	scratch_join(inner, file, "keep");
 	tmp_name(tmp, file);
 	assert_int_equal(mkdir(file, 0777), 0);
 	assert_null(res_file_create(file, &err));
@@ -843,7 +802,7 @@ static void test_commit_failure(void **state)
 	assert_non_null(strstr(err.msg, file));
 	assert_false(exists(tmp));
 	assert_true(is_old(inner));
-	join(file, *state, "blocked.h5");
+	scratch_join(file, *state, "blocked.h5");
 	tmp_name(tmp, file);
 	assert_int_equal(mkdir(tmp, 0777), 0);
 	f = res_file_create(file, &err);
@@ -874,7 +833,7 @@ static void quiet_check_begin(struct quiet_check *qc, const char *dir)
 
 	assert_true(H5Eget_auto2(H5E_DEFAULT, &qc->func, &qc->data) >= 0);
 	assert_non_null(qc->func);
-	join(qc->path, dir, "stderr.txt");
+	scratch_join(qc->path, dir, "stderr.txt");
 	fflush(stderr);
 	qc->saved_fd = dup(2);
 	fd = open(qc->path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
@@ -923,7 +882,7 @@ static void test_create_errors(void **state)
 		dse_error err;
 
 		if (cc->in_dir)
-			join(file, *state, cc->path);
+			scratch_join(file, *state, cc->path);
 		else
 			snprintf(file, sizeof(file), "%s", cc->path);
 		tmp_name(tmp, file);
@@ -998,7 +957,7 @@ static int run_lookup(res_reader *r, const char *dir,
 
 	switch (lc->op) {
 	case OP_OPEN:
-		join(path, dir, lc->path);
+		scratch_join(path, dir, lc->path);
 		return res_reader_open(path, err) ? 0 : -1;
 	case OP_ATTR_I64:
 		return res_read_attr_i64(r, lc->name, &i, err);
@@ -1024,7 +983,7 @@ static void test_lookup_errors(void **state)
 	dse_error err;
 	res_reader *r;
 
-	join(file, *state, "lookup.h5");
+	scratch_join(file, *state, "lookup.h5");
 	write_lookup_file(file);
 	r = res_reader_open(file, &err);
 	assert_non_null(r);
@@ -1106,7 +1065,7 @@ static void test_write_errors(void **state)
 	res_file *f;
 	res_reader *r;
 
-	join(file, *state, "writes.h5");
+	scratch_join(file, *state, "writes.h5");
 	f = res_file_create(file, &err);
 	assert_non_null(f);
 	make_write_columns(cols, V_OK, a, b);
@@ -1214,7 +1173,7 @@ static void test_bytes(void **state)
 	assert_non_null(buf);
 	for (size_t i = 0; i < max; i++)
 		buf[i] = pattern(i);
-	join(file, *state, "bytes.h5");
+	scratch_join(file, *state, "bytes.h5");
 	write_byte_cases(file, buf);
 	r = res_reader_open(file, &err);
 	assert_non_null(r);
@@ -1265,7 +1224,7 @@ static void test_bytes_errors(void **state)
 
 	for (size_t i = 0; i < sizeof(buf); i++)
 		buf[i] = pattern(i);
-	join(file, *state, "damaged.h5");
+	scratch_join(file, *state, "damaged.h5");
 	f = res_file_create(file, &err);
 	assert_non_null(f);
 	assert_int_equal(res_write_table(f, "/t", &col, 1, 2, &err),
@@ -1325,5 +1284,5 @@ int main(void)
 		cmocka_unit_test_teardown(test_bytes_errors, close_leftovers),
 	};
 
-	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
+	return cmocka_run_group_tests(tests, scratch_make, scratch_remove);
 }
