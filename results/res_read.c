@@ -102,8 +102,8 @@ static void open_failed(const char *path, dse_error *err)
 			"metadata but its superblock is gone: it is damaged",
 			msg);
 	else
-		dse_error_set(err, DSE_E_INPUT, "%s: it is not an HDF5 file",
-			msg);
+		dse_error_set(err, DSE_E_INPUT, "'%s' is not a dse results "
+			"file: it is not an HDF5 file (%s)", path, msg);
 }
 
 res_reader *res_reader_open(const char *path, dse_error *err)
