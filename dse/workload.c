@@ -593,6 +593,8 @@ static tensil_model *load_network(dse_ctx *ctx, dse_error *err)
 		char path[DSE_PATH_LEN];
 
 		config_path(ctx, name, path, sizeof(path));
+		if (dse_input_add(ctx, "workload", "model", path, err))
+			return NULL;
 		m = tensil_model_read_onnx(path, err);
 		if (!m)
 			unreadable_at(ctx, "model", "model", err);

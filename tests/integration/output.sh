@@ -256,4 +256,17 @@ if mount -t tmpfs -o size=200k tmpfs full 2>/dev/null; then
 else
 	echo "skipped the full disk: mounting a tmpfs needs root"
 fi
+
+# ---- an ONNX model is an input like a graph or a topology -----------------
+# The results file records its size and hash (what --resume compares),
+# and -o naming it is refused.
+mkdir onnx
+cp "$SRC/configs/topologies/resnet-block.onnx" onnx/net.onnx
+sed -e 's|^model .*|model = net.onnx|' -e '/^file /d' \
+	"$SRC/configs/tensil-onnx.cfg" >onnx/o.cfg
+"$DSE" -q -o onnx/o.h5 onnx/o.cfg 2>onnx.err && ok ||
+	fail "the ONNX sweep: $(cat onnx.err)"
+h5dump -a input_files onnx/o.h5 2>/dev/null | grep -q "model.*onnx/net\.onnx" &&
+	ok || fail "input_files does not record the ONNX model"
+refused "-o the ONNX model" "is the model file" -q -o onnx/net.onnx onnx/o.cfg
 finish
