@@ -126,6 +126,19 @@ static int derive_ops(const poly_analysis *a)
 	return n > 2 ? n - 1 : 1;
 }
 
+/* The operations a C kernel's compute statement performs as written
+ * (alpha * A[i][k] * B[k][j] accumulated is three), or 0 when the front
+ * end did not count them.
+ */
+static int written_ops(const poly_kernel_desc *desc, const char *stmt)
+{
+	for (int s = 0; s < desc->n_stmt_info; s++)
+		if (desc->stmt_info[s].name &&
+		    !strcmp(desc->stmt_info[s].name, stmt))
+			return desc->stmt_info[s].ops;
+	return 0;
+}
+
 static dse_stat fill_kernel(const poly__kernel *k,
 	const poly_kernel_desc *desc, poly_analysis *a, dse_error *err)
 {
@@ -270,7 +283,9 @@ static dse_stat analyze(isl_ctx *ctx, const poly_kernel_desc *desc,
 	for (int i = 0; i < POLY_MAX_DEPS; i++)
 		isl_map_free(rel[i]);
 	a->ops_per_point = desc->ops_per_point > 0 ? desc->ops_per_point :
-		derive_ops(a);
+		written_ops(desc, a->statement);
+	if (a->ops_per_point <= 0)
+		a->ops_per_point = derive_ops(a);
 	poly__kernel_clear(&k);
 	return check_quota(ctx, desc, stat, err);
 }

@@ -24,7 +24,8 @@
 
 #define POLY_MAX_LOOPS 8
 #define POLY_MAX_PARAMS 16
-#define POLY_MAX_STMTS 8
+#define POLY_MAX_STMTS 16
+#define POLY_MAX_LOCAL 8
 #define POLY_MAX_ACCESSES 24
 #define POLY_MAX_ARRAY_DIMS 6
 #define POLY_MAX_DEPS 48
@@ -62,6 +63,17 @@ typedef struct poly_source {
  * statements first appear in "domain" -- so an initialisation S0[i,j]
  * runs before the update S1[i,j,k] of the same (i,j).
  */
+/* What a front end that reads C knows of a statement beyond the isl
+ * strings: the operations one instance performs, and where and how it is
+ * written, so that messages can quote it.
+ */
+typedef struct poly_stmt_info {
+	const char *name;	/* the statement, as named in the domain */
+	int ops;		/* arithmetic operations per instance */
+	const char *text;	/* as written, e.g. "C[i][j] += A[i][k] * B[k][j]" */
+	poly_source src;
+} poly_stmt_info;
+
 typedef struct poly_kernel_desc {
 	const char *name;
 	const char *domain;	/* isl union set of statement instances */
@@ -81,6 +93,14 @@ typedef struct poly_kernel_desc {
 	poly_source domain_src, reads_src, writes_src, schedule_src,
 		params_src, reduction_src;
 	poly_source space_time_src;	/* of the space_time choice */
+	/* Filled by the C front end (cfront/), zero for isl kernels: the
+	 * statements in program order, and the arrays declared inside the
+	 * scop, which live on chip and never travel to or from DRAM.
+	 */
+	int n_stmt_info;
+	poly_stmt_info stmt_info[POLY_MAX_STMTS];
+	int n_local;
+	const char *local[POLY_MAX_LOCAL];
 } poly_kernel_desc;
 
 /* The longest isl string a kernel may give (characters) and the deepest

@@ -10,7 +10,7 @@ install_missing bootstrap build-essential cmake pkg-config libisl-dev \
 	libopenmpi-dev openmpi-bin libhdf5-dev hdf5-tools libcmocka-dev \
 	python3-h5py python3-matplotlib python3-pandas \
 	libprotobuf-c-dev protobuf-c-compiler libonnx-dev python3-onnx \
-	strace
+	strace libclang-19-dev
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
 cmake --build build -j"$(nproc)" >/dev/null

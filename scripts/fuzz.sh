@@ -8,8 +8,8 @@
 # once fixed, so that it is replayed from then on).
 #
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
-#   targets: cfg kernel mtx edges topology onnx scalesim results (default:
-#   all)
+#   targets: cfg kernel cfront mtx edges topology onnx scalesim results
+#   (default: all)
 #
 # Inputs the fuzzer finds interesting go to build-fuzz/fuzz-corpus/<target>/
 # (kept between runs, so a second run starts where the first stopped); the
@@ -19,7 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all=(cfg kernel mtx edges topology onnx scalesim results)
+all=(cfg kernel cfront mtx edges topology onnx scalesim results)
 secs=60
 if [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+$ ]]; then
 	secs=$1
