@@ -265,7 +265,7 @@ static void table_free(struct table *t)
 
 /* ---- The text report ------------------------------------------------------ */
 
-static void print_summary(const poly_analysis *a, FILE *out)
+static void print_summary(const poly_analysis *a, double read_s, FILE *out)
 {
 	char buf[CELL_LEN * 2];
 	int l, band[POLY_MAX_LOOPS];
@@ -297,6 +297,9 @@ static void print_summary(const poly_analysis *a, FILE *out)
 			a->simd_layout, a->simd_layout[0] ? ")" : "");
 	else
 		fprintf(out, "  simd           -\n");
+	if (read_s > 0)
+		fprintf(out, "  C reader       %.3f s (libclang and isl)\n",
+			read_s);
 	fprintf(out, "  analysis       %.3f s\n", a->seconds);
 }
 
@@ -428,11 +431,11 @@ static int print_groups(const poly_analysis *a, const poly_candidate *c,
 }
 
 static int print_text(const poly_analysis *a, int only, int chosen,
-	FILE *out)
+	double read_s, FILE *out)
 {
 	int i;
 
-	print_summary(a, out);
+	print_summary(a, read_s, out);
 	if (print_deps(a, out) < 0 || print_candidates(a, chosen, out) < 0)
 		return -1;
 	for (i = 0; i < a->n_candidates; i++)
@@ -716,7 +719,7 @@ static int json_candidate(struct json *j, const poly_analysis *a,
  * not a candidate).  Returns -1 when out of memory.
  */
 static int print_json(const dse_ctx *ctx, const poly_analysis *a, int only,
-	int chosen, FILE *out)
+	int chosen, double read_s, FILE *out)
 {
 	struct json j;
 	int i, r = 0;
@@ -742,6 +745,10 @@ static int print_json(const dse_ctx *ctx, const poly_analysis *a, int only,
 		json_null(&j, "space_time");
 	json_value(&j, "analysis_seconds");
 	fprintf(out, "%.6f", a->seconds);
+	if (read_s > 0) {
+		json_value(&j, "read_seconds");
+		fprintf(out, "%.6f", read_s);
+	}
 	json_close(&j, '}');
 	fputc('\n', out);
 	return r;
@@ -784,9 +791,11 @@ dse_stat dse_analyze_print(const dse_ctx *ctx, const poly_analysis *a,
 			a->n_candidates, a->n_candidates - 1);
 	chosen = config_choice(ctx, a);
 	if (opts->json)
-		r = print_json(ctx, a, opts->space_time, chosen, out);
+		r = print_json(ctx, a, opts->space_time, chosen,
+			opts->read_seconds, out);
 	else
-		r = print_text(a, opts->space_time, chosen, out);
+		r = print_text(a, opts->space_time, chosen,
+			opts->read_seconds, out);
 	if (r < 0)
 		return dse_error_set(err, DSE_E_NOMEM,
 			"out of memory formatting the analysis");
@@ -800,16 +809,20 @@ dse_stat dse_analyze_print(const dse_ctx *ctx, const poly_analysis *a,
 static dse_stat analyze_root(const dse_ctx *ctx, const dse_analyze_opts *opts,
 	dse_error *err)
 {
+	dse_analyze_opts o = *opts;
 	poly_kernel_desc desc;
+	cfront_kernel *c;
 	poly_analysis *a;
 	dse_stat st;
 
-	if (dse_ctx_kernel_desc(ctx, &desc, err))
+	if (dse_ctx_kernel_desc(ctx, &desc, &c, err))
 		return dse_stat_error;
 	a = poly_analyze(&desc, err);
+	o.read_seconds = c ? cfront_seconds(c) : 0;
+	cfront_free(c);
 	if (!a)
 		return dse_stat_error;
-	st = dse_analyze_print(ctx, a, opts, stdout, err);
+	st = dse_analyze_print(ctx, a, &o, stdout, err);
 	poly_analysis_free(a);
 	return st;
 }

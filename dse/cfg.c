@@ -74,11 +74,19 @@ static const char *const io_network_names[] = {
  */
 static const char *const double_buffer_names[] = { "0", "1", NULL };
 
+/* A kernel is given in isl (name, domain, reads, writes) or as a C file
+ * (source, with optional defines, include folders and the scop to read);
+ * check_kernel_form keeps the two apart.
+ */
 static const struct key_schema kernel_keys[] = {
 	{ "name", V_STRING, K_REQUIRED, NULL },
 	{ "domain", V_ISL, K_REQUIRED, NULL },
 	{ "reads", V_ISL, K_REQUIRED, NULL },
 	{ "writes", V_ISL, K_REQUIRED, NULL },
+	{ "source", V_STRING, 0, NULL },
+	{ "defines", V_STRING, 0, NULL },
+	{ "include", V_STRING, 0, NULL },
+	{ "scop", V_STRING, 0, NULL },
 	{ "params", V_PARAMS, 0, NULL },
 	{ "reduction", V_STRING, 0, NULL },
 	{ "dtype", V_ENUM, 0, dtype_names },
@@ -641,6 +649,40 @@ static dse_stat parse_line(struct parser *ps)
 	return parse_assignment(ps);
 }
 
+/* A C kernel takes its domain, accesses and order from the file: the
+ * isl keys are then neither required nor accepted, and the C keys make
+ * no sense without a source.
+ */
+static dse_stat check_kernel_form(const dse_cfg *cfg, const struct section
+	*sec, dse_error *err, int *c_kernel)
+{
+	static const char *const isl_only[] = { "domain", "reads", "writes",
+		"schedule" };
+	static const char *const c_only[] = { "defines", "include", "scop" };
+	const struct entry *src = find_entry_in(sec, "source");
+	int i;
+
+	*c_kernel = src != NULL;
+	for (i = 0; src && i < (int) DSE_N_OF(isl_only); i++) {
+		const struct entry *e = find_entry_in(sec, isl_only[i]);
+
+		if (e)
+			return fail(err, cfg->file, e->line, e->col,
+				isl_only[i], "this kernel is read from its C "
+				"source; %s comes from the C file and cannot "
+				"be given too", isl_only[i]);
+	}
+	for (i = 0; !src && i < (int) DSE_N_OF(c_only); i++) {
+		const struct entry *e = find_entry_in(sec, c_only[i]);
+
+		if (e)
+			return fail(err, cfg->file, e->line, e->col,
+				c_only[i], "%s applies to a kernel read from C; "
+				"give source = kernel.c too", c_only[i]);
+	}
+	return dse_stat_ok;
+}
+
 static dse_stat check_required(const dse_cfg *cfg, dse_error *err)
 {
 	int i, j;
@@ -658,6 +700,14 @@ static dse_stat check_required(const dse_cfg *cfg, dse_error *err)
 					"workload", "a config has a [kernel] or "
 					"a [workload] section, not both");
 			continue;
+		}
+		if (!strcmp(ss->name, "kernel") && sec) {
+			int c_kernel;
+
+			if (check_kernel_form(cfg, sec, err, &c_kernel))
+				return dse_stat_error;
+			if (c_kernel)
+				continue;
 		}
 		for (j = 0; j < ss->n_keys; j++) {
 			const char *key = ss->keys[j].name;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "arch/arch.h"
+#include "cfront/cfront.h"
 #include "cfg.h"
 #include "gnn/family.h"
 #include "tensil/family.h"
@@ -51,6 +52,10 @@ typedef struct dse_ctx {
 	arch_board board;	/* the named board with the config's overrides */
 	const arch_dtype *dtype;
 	poly_analysis *analysis;	/* owned */
+	/* The data type a C kernel's arrays declare ("fp32", ...); "" for
+	 * an isl kernel.
+	 */
+	char kernel_dtype[8];
 	poly_template tmpl;
 	sim_options sim_opt;	/* the options ctx->model was built with */
 	sim_model *model;	/* owned; NULL for a GNN workload */
@@ -125,11 +130,33 @@ int dse_over_board(const dse_ctx *ctx, const sim_metrics *m, char *buf,
 void dse_bound_blame(const dse_ctx *ctx, double seconds, uint64_t *legal,
 	uint64_t *broken);
 
-/* Fills "desc" from the [kernel] section of ctx->cfg; the strings stay
- * owned by the config.  Errors carry the config position and key.
+/* Fills "desc" from the [kernel] section of ctx->cfg.  The strings stay
+ * owned by the config, or by *c for a kernel read from C (source = ...),
+ * which the caller frees with cfront_free once the analysis is done; *c
+ * is NULL for an isl kernel.  Errors carry the config position and key,
+ * or the C file's line and column.
  */
 dse_stat dse_ctx_kernel_desc(const dse_ctx *ctx, poly_kernel_desc *desc,
-	dse_error *err);
+	cfront_kernel **c, dse_error *err);
+
+/* The C part of dse_ctx_kernel_desc (kernel_c.c): reads [kernel] source
+ * with its defines, include folders, scop and variable values.
+ */
+dse_stat dse_c_kernel(const dse_ctx *ctx, poly_kernel_desc *desc,
+	cfront_kernel **c, dse_error *err);
+
+/* The config that "dse kernel.c" and "dse analyze kernel.c" run: a
+ * [kernel] section reading "path" with the -D and -I values.  Returns
+ * malloc'd text, or NULL when out of memory.
+ */
+char *dse_c_config(const char *path, const char *const *defines,
+	int n_defines, const char *const *includes, int n_includes);
+
+/* The path of a file the config names: as given when absolute, else
+ * relative to the config file's folder.
+ */
+void dse_config_path(const dse_ctx *ctx, const char *name, char *path,
+	size_t size);
 
 /* Records an input error at the value of "key" in "section" of ctx's
  * config (its section when absent), "offset" characters into the value
@@ -348,6 +375,7 @@ int dse_signals_restore(dse_signals *s);
 typedef struct dse_analyze_opts {
 	int json;		/* one JSON object instead of tables */
 	int space_time;		/* show this candidate alone; -1: all */
+	double read_seconds;	/* reading a C kernel took; 0: isl kernel */
 } dse_analyze_opts;
 
 /* "dse analyze": builds the kernel description from ctx->cfg, analyses it

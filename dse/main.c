@@ -18,6 +18,7 @@ static const char usage[] =
 "       dse --resume [-o FILE] [sweep.cfg]\n"
 "       dse --restart [-o FILE] [sweep.cfg]\n"
 "       dse analyze [--json] [--space-time N] [sweep.cfg]\n"
+"       dse [analyze] [-D NAME[=VALUE]]... [-I DIR]... kernel.c\n"
 "       dse eval --sa-sizes STRING [--io-network daisy|multicast]\n"
 "                [--double-buffer 0|1] [--json] [sweep.cfg]\n"
 "       dse simulate --sa-sizes STRING [--mode full|sampled|analytic]\n"
@@ -32,6 +33,9 @@ static const char usage[] =
 "Explores the design space of an accelerator for the kernel (a systolic\n"
 "array) or the workload (GNN or overlay accelerators) and board in\n"
 "sweep.cfg and writes the Pareto front to an HDF5 file.\n"
+"A C file (kernel.c, its loop nest between #pragma scop and #pragma\n"
+"endscop) stands for a config that reads it, with the default board,\n"
+"space and search.\n"
 "Without a config, runs the built-in sweep: an fp32 1024x1024x1024 matrix\n"
 "multiply on an Alveo U250 (see --print-default).\n"
 "\n"
@@ -43,6 +47,8 @@ static const char usage[] =
 "      --restart       start the sweep again although the results file\n"
 "                      holds an unfinished checkpoint of this config\n"
 "                      (without it that is refused: --resume continues it)\n"
+"  -D NAME[=VALUE]     define a macro for a C kernel, as cc -D does\n"
+"  -I DIR              search DIR for a C kernel's #include files\n"
 "      --print-default print the built-in sweep config and exit\n"
 "  -h, --help          show this help and exit\n"
 "  -V, --version       show the version and exit\n"
@@ -81,6 +87,7 @@ static const char usage[] =
 
 static const char analyze_usage[] =
 "Usage: dse analyze [--json] [--space-time N] [sweep.cfg]\n"
+"       dse analyze [-D NAME[=VALUE]]... [-I DIR]... kernel.c\n"
 "\n"
 "Analyses the kernel of sweep.cfg (the built-in matrix multiply without a\n"
 "config) the way a sweep does before its search, and prints what it found:\n"
@@ -96,6 +103,8 @@ static const char analyze_usage[] =
 "Options:\n"
 "      --json          print one JSON object instead of tables\n"
 "  -s, --space-time N  show the I/O groups of candidate N only\n"
+"  -D NAME[=VALUE]     define a macro for a C kernel, as cc -D does\n"
+"  -I DIR              search DIR for a C kernel's #include files\n"
 "  -h, --help          show this help and exit\n"
 "\n"
 "Exit status: 0 success, 1 runtime failure, 2 bad input (command line,\n"
@@ -222,7 +231,29 @@ struct cli {
 	dse_simulate_opts sopt;
 	int tune;		/* the "tune" sub-command */
 	dse_tune_opts topt;
+	/* -D and -I, for a C kernel given in place of a config. */
+	int n_defines, n_includes;
+	const char *define[CFRONT_MAX_DEFINES];
+	const char *include[CFRONT_MAX_INCLUDES];
 };
+
+/* -D ('D') and -I ('I'): kept for a C kernel.  Returns 0, or 2 with a
+ * message.
+ */
+static int c_option(int c, struct cli *cli, char *msg, size_t size)
+{
+	if (c == 'D' && cli->n_defines < CFRONT_MAX_DEFINES) {
+		cli->define[cli->n_defines++] = optarg;
+		return 0;
+	}
+	if (c == 'I' && cli->n_includes < CFRONT_MAX_INCLUDES) {
+		cli->include[cli->n_includes++] = optarg;
+		return 0;
+	}
+	snprintf(msg, size, "at most %d -D and %d -I options",
+		CFRONT_MAX_DEFINES, CFRONT_MAX_INCLUDES);
+	return 2;
+}
 
 /* The usage error for getopt's answer "c" (':' for a missing value, else
  * an unknown option); "where" names the sub-command.  Returns 2.
@@ -269,10 +300,14 @@ static int parse_analyze(int argc, char **argv, struct cli *cli, char *msg,
 
 	cli->analyze = 1;
 	cli->aopt.space_time = -1;
-	while ((c = getopt_long(argc, argv, ":s:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:hD:I:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': cli->aopt.json = 1; break;
 		case 'h': cli->help = 1; break;
+		case 'D': case 'I':
+			if (c_option(c, cli, msg, size))
+				return 2;
+			break;
 		case 's':
 			v = strtol(optarg, &end, 10);
 			if (!optarg[0] || *end || v < 0 || v > 1000000) {
@@ -533,7 +568,7 @@ static int parse_cli(int argc, char **argv, struct cli *cli, char *msg,
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
-		{ "print-default", no_argument, NULL, 'D' },
+		{ "print-default", no_argument, NULL, 'P' },
 		{ "resume", no_argument, NULL, 'R' },
 		{ "restart", no_argument, NULL, 'X' },
 		{ NULL, 0, NULL, 0 }
@@ -559,13 +594,17 @@ static int parse_cli(int argc, char **argv, struct cli *cli, char *msg,
 		optind = 1;
 		return parse_tune(argc - 1, argv + 1, cli, msg, size);
 	}
-	while ((c = getopt_long(argc, argv, ":o:qhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:qhVD:I:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': cli->output = optarg; break;
 		case 'q': cli->quiet = 1; break;
 		case 'h': cli->help = 1; break;
 		case 'V': cli->version = 1; break;
-		case 'D': cli->print_default = 1; break;
+		case 'D': case 'I':
+			if (c_option(c, cli, msg, size))
+				return 2;
+			break;
+		case 'P': cli->print_default = 1; break;
 		case 'R': cli->resume = 1; break;
 		case 'X': cli->restart = 1; break;
 		default:
@@ -589,6 +628,40 @@ static int report_error(const dse_ctx *ctx, const dse_error *err)
 		fprintf(stderr, "dse: %s\n", line);
 	}
 	return dse_error_exit_status(err) ? dse_error_exit_status(err) : 1;
+}
+
+/* Whether "path" names a C file rather than a config. */
+static int is_c_file(const char *path)
+{
+	size_t n = path ? strlen(path) : 0;
+
+	return n > 2 && !strcmp(path + n - 2, ".c");
+}
+
+/* The config of a C kernel given on the command line: every rank makes
+ * the same text from the same arguments.  -D and -I with a config file
+ * are refused, as the config says its own defines.
+ */
+static dse_cfg *c_config(const struct cli *cli, dse_error *err)
+{
+	dse_cfg *cfg;
+	char *text;
+
+	if (!is_c_file(cli->config)) {
+		dse_error_set(err, DSE_E_INPUT, "-D and -I apply to a C kernel "
+			"given on the command line (dse kernel.c); a config "
+			"sets them with defines and include in [kernel]");
+		return NULL;
+	}
+	text = dse_c_config(cli->config, cli->define, cli->n_defines,
+		cli->include, cli->n_includes);
+	if (!text) {
+		dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		return NULL;
+	}
+	cfg = dse_cfg_parse_string(text, "<command-line>", err);
+	free(text);
+	return cfg;
 }
 
 /* Rank 0 reads the config and every rank parses the same text, so every
@@ -1202,7 +1275,8 @@ static int main_mpi(int argc, char **argv, dse_ctx *ctx)
 	ctx->quiet = cli.quiet;
 	ctx->cfg = cli.tune && cli.topt.from ?
 		dse_tune_config(cli.topt.from, &err) :
-		load_config(ctx, cli.config, &err);
+		is_c_file(cli.config) || cli.n_defines || cli.n_includes ?
+		c_config(&cli, &err) : load_config(ctx, cli.config, &err);
 	if (cli.analyze) {
 		/* load_config is collective and leaves every rank with the
 		 * same verdict; the analysis itself runs on rank 0.

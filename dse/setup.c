@@ -111,22 +111,28 @@ static int valid_name(const char *name)
 }
 
 dse_stat dse_ctx_kernel_desc(const dse_ctx *ctx, poly_kernel_desc *d,
-	dse_error *err)
+	cfront_kernel **c, dse_error *err)
 {
 	const dse_cfg *cfg = ctx->cfg;
 	int i;
 
 	memset(d, 0, sizeof(*d));
+	*c = NULL;
 	d->name = dse_cfg_string(cfg, "kernel", "name", "kernel");
+	if (dse_cfg_has(cfg, "kernel", "source") &&
+	    dse_c_kernel(ctx, d, c, err) != dse_stat_ok)
+		return dse_stat_error;
 	if (!valid_name(d->name))
 		return error_at(ctx, "kernel", "name", err,
 			"the kernel name '%s' must be a short identifier "
 			"(letters, digits, '_' or '-', at most 31 characters); "
 			"it names the group in the results file", d->name);
-	d->domain = dse_cfg_string(cfg, "kernel", "domain", "");
-	d->reads = dse_cfg_string(cfg, "kernel", "reads", "");
-	d->writes = dse_cfg_string(cfg, "kernel", "writes", "");
-	d->schedule = dse_cfg_string(cfg, "kernel", "schedule", NULL);
+	if (!*c) {
+		d->domain = dse_cfg_string(cfg, "kernel", "domain", "");
+		d->reads = dse_cfg_string(cfg, "kernel", "reads", "");
+		d->writes = dse_cfg_string(cfg, "kernel", "writes", "");
+		d->schedule = dse_cfg_string(cfg, "kernel", "schedule", NULL);
+	}
 	d->reduction = dse_cfg_string(cfg, "kernel", "reduction", NULL);
 	d->ops_per_point = (int) dse_cfg_int(cfg, "kernel", "ops", 0);
 	if (d->ops_per_point > 64)
@@ -143,6 +149,10 @@ dse_stat dse_ctx_kernel_desc(const dse_ctx *ctx, poly_kernel_desc *d,
 			"analysis_seconds must be at most 86400 (a day)");
 	d->max_seconds = (int) dse_cfg_int(cfg, "kernel", "analysis_seconds",
 		POLY_MAX_SECONDS);
+	d->reduction_src = source(ctx, "kernel", "reduction");
+	d->space_time_src = source(ctx, "space", "space_time");
+	if (*c)
+		return dse_stat_ok;
 	d->n_params = dse_cfg_n_params(cfg, "kernel", "params");
 	if (d->n_params > POLY_MAX_PARAMS)
 		return error_at(ctx, "kernel", "params", err,
@@ -158,8 +168,6 @@ dse_stat dse_ctx_kernel_desc(const dse_ctx *ctx, poly_kernel_desc *d,
 	d->writes_src = source(ctx, "kernel", "writes");
 	d->schedule_src = source(ctx, "kernel", "schedule");
 	d->params_src = source(ctx, "kernel", "params");
-	d->reduction_src = source(ctx, "kernel", "reduction");
-	d->space_time_src = source(ctx, "space", "space_time");
 	return dse_stat_ok;
 }
 
@@ -167,11 +175,26 @@ static dse_stat setup_kernel(dse_ctx *ctx, dse_error *err)
 {
 	const dse_cfg *cfg = ctx->cfg;
 	poly_kernel_desc d;
+	cfront_kernel *c;
 	int choice;
 
-	if (dse_ctx_kernel_desc(ctx, &d, err))
+	if (dse_ctx_kernel_desc(ctx, &d, &c, err))
 		return dse_stat_error;
+	if (c && (cfront_dtype(c) || dse_cfg_has(cfg, "kernel", "dtype")))
+		snprintf(ctx->kernel_dtype, sizeof(ctx->kernel_dtype), "%s",
+			cfront_dtype(c) ? cfront_dtype(c) : "");
+	else if (c) {
+		int line, col;
+
+		cfront_type_where(c, &line, &col);
+		dse_error_set_at(err, cfront_file(c), line, col, NULL, "%s; "
+			"give the data type to model with dtype = ... in "
+			"[kernel]", cfront_type_note(c));
+		cfront_free(c);
+		return dse_stat_error;
+	}
 	ctx->analysis = poly_analyze(&d, err);
+	cfront_free(c);
 	if (!ctx->analysis)
 		return dse_stat_error;
 	choice = ctx->analysis->default_candidate;
@@ -864,17 +887,23 @@ dse_stat dse_ctx_setup(dse_ctx *ctx, const char *out_override,
 			return dse_stat_error;
 		return setup_search(ctx, out_override, err);
 	}
-	dt = dse_cfg_string(ctx->cfg, "kernel", "dtype", "fp32");
+	if (setup_kernel(ctx, err))
+		return dse_stat_error;
+	dt = dse_cfg_string(ctx->cfg, "kernel", "dtype",
+		ctx->kernel_dtype[0] ? ctx->kernel_dtype : "fp32");
 	ctx->dtype = arch_dtype_find(dt);
 	if (!ctx->dtype) {
 		char known[128];
 
 		arch_dtype_names(known, sizeof(known));
+		if (!dse_cfg_has(ctx->cfg, "kernel", "dtype"))
+			return error_at(ctx, "kernel", "source", err, "the C "
+				"kernel's arrays hold %s, which this build does "
+				"not model (known: %s); give dtype = ... in "
+				"[kernel]", dt, known);
 		return error_at(ctx, "kernel", "dtype", err,
 			"unknown data type '%s' (known: %s)", dt, known);
 	}
-	if (setup_kernel(ctx, err))
-		return dse_stat_error;
 	memset(&ctx->sim_opt, 0, sizeof(ctx->sim_opt));
 	ctx->sim_opt.array_part_L2 = wants_l2(ctx);
 	/* Without the keys every point uses the daisy chain and double

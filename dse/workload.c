@@ -305,7 +305,7 @@ bad:
 /* The path of a file the config names: as given when absolute, else
  * relative to the config file's folder.
  */
-static void config_path(const dse_ctx *ctx, const char *name, char *path,
+void dse_config_path(const dse_ctx *ctx, const char *name, char *path,
 	size_t size)
 {
 	const char *cfg = dse_cfg_file(ctx->cfg);
@@ -340,7 +340,7 @@ static gnn_graph *graph_file(dse_ctx *ctx, const char *name,
 	char path[DSE_PATH_LEN];
 	gnn_graph *g;
 
-	config_path(ctx, name, path, sizeof(path));
+	dse_config_path(ctx, name, path, sizeof(path));
 	if (dse_input_add(ctx, "workload", "graph", path, err))
 		return NULL;
 	g = gnn_graph_read(path, err);
@@ -580,7 +580,7 @@ static tensil_model *load_network(dse_ctx *ctx, dse_error *err)
 	if (topo) {
 		char path[DSE_PATH_LEN];
 
-		config_path(ctx, topo, path, sizeof(path));
+		dse_config_path(ctx, topo, path, sizeof(path));
 		if (dse_input_add(ctx, "workload", "topology",
 				path, err))
 			return NULL;
@@ -592,7 +592,7 @@ static tensil_model *load_network(dse_ctx *ctx, dse_error *err)
 	if (is_onnx(name)) {
 		char path[DSE_PATH_LEN];
 
-		config_path(ctx, name, path, sizeof(path));
+		dse_config_path(ctx, name, path, sizeof(path));
 		if (dse_input_add(ctx, "workload", "model", path, err))
 			return NULL;
 		m = tensil_model_read_onnx(path, err);
@@ -730,7 +730,7 @@ const char *dse_workload_onnx(const dse_ctx *ctx, char *buf, size_t size)
 
 	if (!is_onnx(name))
 		return NULL;
-	config_path(ctx, name, buf, size);
+	dse_config_path(ctx, name, buf, size);
 	return buf;
 }
 

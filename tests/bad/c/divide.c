@@ -1,0 +1,9 @@
+#define N 8
+void g(int); int h(int);
+void f(float A[N][N], float B[N], int idx[N], float *P, int n) {
+#pragma scop
+for (int i = 0; i < N; i++)
+ for (int j = 1; j < N; j++)
+  A[i / j][0] = 0;
+#pragma endscop
+}

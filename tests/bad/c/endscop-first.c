@@ -1,0 +1,4 @@
+void f(float B[8]) {
+#pragma endscop
+ B[0] = 1;
+}

@@ -1,0 +1,5 @@
+void f(float B[8]) {
+#pragma scop
+  ;
+#pragma endscop
+}

@@ -1,0 +1,3 @@
+float B[8];
+#pragma scop
+#pragma endscop
