@@ -661,7 +661,8 @@ static cfront_kernel *read_tu(struct cf_walk *w)
 	}
 	clang_visitChildren(clang_getTranslationUnitCursor(w->tu),
 		add_expansion, w);
-	qsort(w->exp, (size_t) w->n_exp, sizeof(*w->exp), by_begin);
+	if (w->n_exp > 1)
+		qsort(w->exp, (size_t) w->n_exp, sizeof(*w->exp), by_begin);
 	n = find_scops(w->tu, w->main_file, w->opts, s, w->err);
 	if (n < 0)
 		return NULL;
