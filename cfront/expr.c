@@ -76,32 +76,33 @@ static int eval_int(CXCursor c, int64_t *out)
 	return ok ? 0 : -1;
 }
 
-static isl_space *space_of(struct cf_walk *w)
+static __isl_give isl_space *space_of(struct cf_walk *w)
 {
 	return isl_set_get_space(w->dom);
 }
 
-static isl_pw_aff *constant(struct cf_walk *w, int64_t v)
+static __isl_give isl_pw_aff *constant(struct cf_walk *w, int64_t v)
 {
 	isl_val *val = isl_val_int_from_si(w->ctx, (long) v);
 
 	return isl_pw_aff_val_on_domain(isl_set_universe(space_of(w)), val);
 }
 
-static isl_pw_aff *iterator(struct cf_walk *w, int d)
+static __isl_give isl_pw_aff *iterator(struct cf_walk *w, int d)
 {
 	return isl_pw_aff_var_on_domain(isl_local_space_from_space(
 		space_of(w)), isl_dim_set, (unsigned) d);
 }
 
-static isl_pw_aff *parameter(struct cf_walk *w, const char *name)
+static __isl_give isl_pw_aff *parameter(struct cf_walk *w, const char *name)
 {
 	return isl_pw_aff_param_on_domain_id(isl_set_universe(space_of(w)),
 		isl_id_alloc(w->ctx, name, NULL));
 }
 
 /* Refuses expression c as not affine, quoting it, with "why". */
-static isl_pw_aff *not_affine(struct cf_walk *w, CXCursor c, const char *why)
+static __isl_give isl_pw_aff *not_affine(struct cf_walk *w, CXCursor c,
+	const char *why)
 {
 	char text[128];
 
@@ -127,7 +128,7 @@ static int is_integer(CXType t)
 /* A variable in an affine expression: a loop iterator, a const integer
  * with a value, or an integer variable the caller gave a value.
  */
-static isl_pw_aff *variable(struct cf_walk *w, CXCursor c)
+static __isl_give isl_pw_aff *variable(struct cf_walk *w, CXCursor c)
 {
 	CXCursor decl = clang_getCursorReferenced(c);
 	enum CXCursorKind k = clang_getCursorKind(decl);
@@ -173,7 +174,7 @@ static int operand(CXCursor c, CXCursor *out)
 	return -1;
 }
 
-int cf__cst_value(isl_pw_aff *pa, int64_t *v)
+int cf__cst_value(__isl_keep isl_pw_aff *pa, int64_t *v)
 {
 	isl_aff *aff;
 	isl_val *val = NULL;
@@ -192,13 +193,14 @@ int cf__cst_value(isl_pw_aff *pa, int64_t *v)
 	return ok;
 }
 
-static isl_pw_aff *aff_expr(struct cf_walk *w, CXCursor c);
+static __isl_give isl_pw_aff *aff_expr(struct cf_walk *w, CXCursor c);
 
 /* a * b, a / b or a % b: affine only with a constant factor or a
  * positive constant divisor.
  */
-static isl_pw_aff *product(struct cf_walk *w, CXCursor c,
-	enum CXBinaryOperatorKind op, isl_pw_aff *a, isl_pw_aff *b)
+static __isl_give isl_pw_aff *product(struct cf_walk *w, CXCursor c,
+	enum CXBinaryOperatorKind op, __isl_take isl_pw_aff *a,
+	__isl_take isl_pw_aff *b)
 {
 	int64_t v = 0;
 	int a_cst = isl_pw_aff_is_cst(a) == isl_bool_true;
@@ -220,7 +222,7 @@ static isl_pw_aff *product(struct cf_walk *w, CXCursor c,
 		"positive constant");
 }
 
-static isl_pw_aff *binary(struct cf_walk *w, CXCursor c)
+static __isl_give isl_pw_aff *binary(struct cf_walk *w, CXCursor c)
 {
 	enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
 	CXCursor ch[2];
@@ -246,7 +248,7 @@ static isl_pw_aff *binary(struct cf_walk *w, CXCursor c)
 	return product(w, c, op, a, b);
 }
 
-static isl_pw_aff *unary(struct cf_walk *w, CXCursor c)
+static __isl_give isl_pw_aff *unary(struct cf_walk *w, CXCursor c)
 {
 	enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
 	CXCursor ch;
@@ -267,7 +269,7 @@ static isl_pw_aff *unary(struct cf_walk *w, CXCursor c)
 }
 
 /* cond ? a : b, as the min and max macros expand. */
-static isl_pw_aff *select_aff(struct cf_walk *w, CXCursor c)
+static __isl_give isl_pw_aff *select_aff(struct cf_walk *w, CXCursor c)
 {
 	CXCursor ch[3];
 	isl_set *cond;
@@ -291,7 +293,7 @@ static isl_pw_aff *select_aff(struct cf_walk *w, CXCursor c)
  * parameter of that name when its value is positive, as AutoSA users
  * write "#define N 1024"; smaller values are plain constants.
  */
-static isl_pw_aff *macro(struct cf_walk *w, CXCursor c,
+static __isl_give isl_pw_aff *macro(struct cf_walk *w, CXCursor c,
 	const struct cf_expansion *m)
 {
 	int64_t v;
@@ -304,7 +306,7 @@ static isl_pw_aff *macro(struct cf_walk *w, CXCursor c,
 		NULL;
 }
 
-static isl_pw_aff *aff_expr(struct cf_walk *w, CXCursor c)
+static __isl_give isl_pw_aff *aff_expr(struct cf_walk *w, CXCursor c)
 {
 	enum CXCursorKind k = clang_getCursorKind(c);
 	const struct cf_expansion *m = cf__macro_of(w, c);
@@ -376,7 +378,7 @@ static isl_pw_aff *aff_expr(struct cf_walk *w, CXCursor c)
 	return pa;
 }
 
-isl_pw_aff *cf__aff(struct cf_walk *w, CXCursor c, const char *what)
+__isl_give isl_pw_aff *cf__aff(struct cf_walk *w, CXCursor c, const char *what)
 {
 	const char *saved = w->what;
 	isl_pw_aff *pa;
@@ -388,7 +390,7 @@ isl_pw_aff *cf__aff(struct cf_walk *w, CXCursor c, const char *what)
 }
 
 /* a <op> b as a set. */
-static isl_set *compare(struct cf_walk *w, CXCursor c,
+static __isl_give isl_set *compare(struct cf_walk *w, CXCursor c,
 	enum CXBinaryOperatorKind op)
 {
 	CXCursor ch[2];
@@ -414,10 +416,10 @@ static isl_set *compare(struct cf_walk *w, CXCursor c,
 	}
 }
 
-static isl_set *cond_expr(struct cf_walk *w, CXCursor c);
+static __isl_give isl_set *cond_expr(struct cf_walk *w, CXCursor c);
 
 /* a && b, a || b. */
-static isl_set *logic(struct cf_walk *w, CXCursor c, int and)
+static __isl_give isl_set *logic(struct cf_walk *w, CXCursor c, int and)
 {
 	CXCursor ch[2];
 	isl_set *a, *b;
@@ -433,7 +435,7 @@ static isl_set *logic(struct cf_walk *w, CXCursor c, int and)
 	return and ? isl_set_intersect(a, b) : isl_set_union(a, b);
 }
 
-static isl_set *cond_expr(struct cf_walk *w, CXCursor c)
+static __isl_give isl_set *cond_expr(struct cf_walk *w, CXCursor c)
 {
 	CXCursor inner;
 	enum CXBinaryOperatorKind op;
@@ -466,7 +468,7 @@ static isl_set *cond_expr(struct cf_walk *w, CXCursor c)
 	return set;
 }
 
-isl_set *cf__cond(struct cf_walk *w, CXCursor c, const char *what)
+__isl_give isl_set *cf__cond(struct cf_walk *w, CXCursor c, const char *what)
 {
 	const char *saved = w->what;
 	isl_set *set;

@@ -166,13 +166,13 @@ void cf__name(CXCursor c, char *buf, size_t size);
  * the expression's role in a refusal ("the upper bound of loop 'j'").
  * Returns NULL after a refusal (or an isl failure) recorded in w->err.
  */
-isl_pw_aff *cf__aff(struct cf_walk *w, CXCursor c, const char *what);
+__isl_give isl_pw_aff *cf__aff(struct cf_walk *w, CXCursor c, const char *what);
 
 /* The condition c as a set over the space of w->dom, or NULL as above. */
-isl_set *cf__cond(struct cf_walk *w, CXCursor c, const char *what);
+__isl_give isl_set *cf__cond(struct cf_walk *w, CXCursor c, const char *what);
 
 /* Whether pa is one integer constant, stored in *v. */
-int cf__cst_value(isl_pw_aff *pa, int64_t *v);
+int cf__cst_value(__isl_keep isl_pw_aff *pa, int64_t *v);
 
 /* Whether the expression c reads memory (an array element or a pointer
  * target) anywhere inside.

@@ -47,7 +47,7 @@ struct cfront_kernel {
 /* The parameter space of the kernel, in the order the parameters were
  * met.
  */
-static isl_space *param_space(struct cf_walk *w)
+static __isl_give isl_space *param_space(struct cf_walk *w)
 {
 	isl_space *space = isl_space_params_alloc(w->ctx,
 		(unsigned) w->n_params);
@@ -84,7 +84,7 @@ static int append_inner(char **buf, size_t *len, const char *str)
 }
 
 /* "[N, M] -> { S0[...] : ...; S1[...] : ... }" in program order. */
-static char *domain_text(struct cf_walk *w, isl_space *params)
+static char *domain_text(struct cf_walk *w, __isl_keep isl_space *params)
 {
 	char *inner = NULL, *prefix, *out;
 	size_t len = 0;
@@ -124,7 +124,8 @@ static char *domain_text(struct cf_walk *w, isl_space *params)
 }
 
 /* The union of every statement's reads (or writes). */
-static char *access_text(struct cf_walk *w, isl_space *params, int write)
+static char *access_text(struct cf_walk *w, __isl_keep isl_space *params,
+	int write)
 {
 	isl_union_map *all = isl_union_map_empty(isl_space_copy(params));
 	char *str;
@@ -139,7 +140,8 @@ static char *access_text(struct cf_walk *w, isl_space *params, int write)
 }
 
 /* The schedule of statement s, padded to "depth" loops. */
-static isl_union_map *stmt_schedule(struct cf_walk *w, const struct cf_stmt
+static __isl_give isl_union_map *stmt_schedule(struct cf_walk *w,
+	const struct cf_stmt
 	*s, int depth)
 {
 	char text[1024];
@@ -168,7 +170,7 @@ static isl_union_map *stmt_schedule(struct cf_walk *w, const struct cf_stmt
 	return isl_union_map_read_from_str(w->ctx, text);
 }
 
-static char *schedule_text(struct cf_walk *w, isl_space *params)
+static char *schedule_text(struct cf_walk *w, __isl_keep isl_space *params)
 {
 	isl_union_map *all = isl_union_map_empty(isl_space_copy(params));
 	int depth = 0;

@@ -109,7 +109,7 @@ static struct cf_array *array_of(struct cf_walk *w, CXCursor c,
  * "a" that subscripts pa[] (NULL for a may-dimension: any element of the
  * dimension's declared size) name.  Takes pa[].
  */
-static isl_map *relation(struct cf_walk *w, const struct cf_array *a,
+static __isl_give isl_map *relation(struct cf_walk *w, const struct cf_array *a,
 	isl_pw_aff **pa)
 {
 	isl_map *map = NULL;
