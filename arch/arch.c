@@ -89,28 +89,40 @@ static const arch_board boards[] = {
 
 /* The data types of the compute units.
  *
- * DSP per MAC:
- * - fp32: the Floating-Point Operator core with full DSP usage takes 3
- *   DSP48 slices for a single-precision multiplier and 2 for the adder, 5 in
- *   all, the figure AutoSA's resource model uses as well.
+ * DSP slices of the operators, as Vivado HLS binds them in the code AutoSA
+ * generates (which asks for no particular core, so HLS takes its default,
+ * the full-DSP implementations):
+ * - fp32: the Floating-Point Operator core (Xilinx PG060) takes 3 DSP48
+ *   slices for a single-precision multiplier and 2 for the adder; AutoSA's
+ *   own resource model charges 5 a multiply-add as well.  A lane of a
+ *   three-operand statement (MTTKRP's A*B*C summed) is two multipliers and
+ *   one adder: 8.
  * - fp16: one slice for the half-precision multiplier and one for the adder.
+ * - int32: a 32 x 32-bit product kept to 32 bits needs three of the
+ *   DSP48E2's 27 x 18 multipliers (low x low, and the two cross products;
+ *   high x high only reaches bits 34 and up); the add is in the fabric.
  * - int16: one DSP48E2 (27x18 multiplier with a 48-bit accumulator) does
- *   a whole MAC.
- * - int8: two 8-bit multiplies sharing an operand fit in one DSP48E2
- *   (Xilinx WP486, "Deep Learning with INT8 Optimization on Xilinx
- *   Devices"), so a MAC lane costs half a slice.
+ *   the multiply, and its post-adder the accumulation.
+ * - int8: one slice a multiply, as HLS binds it; two 8-bit multiplies
+ *   sharing an operand fit in one DSP48E2 (Xilinx WP486, "Deep Learning
+ *   with INT8 Optimization on Xilinx Devices"), which AutoSA's code does
+ *   not do unless asked: mul_per_dsp = 2 is used only with DSP packing.
+ * The hand-built accelerators of the GNN families pack int8 pairs and
+ * charge dsp_per_mac a multiply-accumulate (0.5 for int8).
  *
  * Accumulation latency, the cycles of the loop-carried add:
  * - fp32: the pipelined single-precision adder is 4 to 5 stages at
  *   250-300 MHz in HLS reports; the model takes the conservative 5.
  * - fp16: the half-precision adder is a stage shorter, 4.
- * - integers: the DSP's post-adder accumulates in one cycle.
+ * - integers: the DSP's post-adder (or a fabric adder) accumulates in one
+ *   cycle.
  */
 static const arch_dtype dtypes[] = {
-	{ "fp32", 32, 5.0, 5, 1 },
-	{ "fp16", 16, 2.0, 4, 1 },
-	{ "int16", 16, 1.0, 1, 0 },
-	{ "int8", 8, 0.5, 1, 0 },
+	{ "fp32", 32, 5.0, 5, 1, 3, 2, 1 },
+	{ "fp16", 16, 2.0, 4, 1, 1, 1, 1 },
+	{ "int32", 32, 3.0, 1, 0, 3, 0, 1 },
+	{ "int16", 16, 1.0, 1, 0, 1, 0, 1 },
+	{ "int8", 8, 0.5, 1, 0, 1, 0, 2 },
 };
 
 #define N_DTYPES ((int) (sizeof(dtypes) / sizeof(dtypes[0])))
@@ -120,8 +132,11 @@ static const arch_dtype dtypes[] = {
  * A BRAM18K block is 18 Kib: 1024 words of 18 bits, or 512 words of 36 bits
  * in its widest (simple dual-port) mode.  A URAM block is 4096 words of 72
  * bits.  HLS keeps arrays of at most about 1 Kib in registers or LUTRAM
- * rather than spending a block on them, so buffers up to lutram_max_bits
- * cost no BRAM.
+ * rather than spending a block on them when the code leaves the choice to
+ * it, so buffers up to lutram_max_bits cost no BRAM in arch_bram18k; code
+ * that binds a buffer to BRAM (AutoSA's) pays arch_bram18k_bound.  A
+ * RAM64M LUTRAM cell holds 64 words of 3 bits in 4 LUTs (UltraScale+ CLB
+ * user guide UG574).
  */
 static const struct memory_geometry {
 	int64_t lutram_max_bits;
@@ -131,7 +146,10 @@ static const struct memory_geometry {
 	int64_t bram_wide_depth;
 	int uram_width;
 	int64_t uram_depth;
-} geometry = { 1024, 18, 1024, 36, 512, 72, 4096 };
+	int lutram_cell_bits;	/* a RAM64M: 64 words of 3 bits */
+	int lutram_cell_luts;	/* in 4 LUTs (UG574) */
+	int64_t lutram_depth;
+} geometry = { 1024, 18, 1024, 36, 512, 72, 4096, 3, 4, 64 };
 
 const arch_board *arch_board_find(const char *name)
 {
@@ -256,12 +274,19 @@ int64_t arch_lutram_max_bits(void)
 
 int64_t arch_bram18k(int width_bits, int64_t depth)
 {
-	const struct memory_geometry *g = &geometry;
-
 	if (width_bits <= 0 || depth <= 0)
 		return 0;
 	/* Compare by division so that width x depth cannot overflow. */
-	if (depth <= g->lutram_max_bits / width_bits)
+	if (depth <= geometry.lutram_max_bits / width_bits)
+		return 0;
+	return arch_bram18k_bound(width_bits, depth);
+}
+
+int64_t arch_bram18k_bound(int width_bits, int64_t depth)
+{
+	const struct memory_geometry *g = &geometry;
+
+	if (width_bits <= 0 || depth <= 0)
 		return 0;
 	if (width_bits > g->bram_narrow_width)
 		return dse_cdiv(width_bits, g->bram_wide_width) *
@@ -276,4 +301,49 @@ int64_t arch_uram(int width_bits, int64_t depth)
 		return 0;
 	return dse_cdiv(width_bits, geometry.uram_width) *
 		dse_cdiv(depth, geometry.uram_depth);
+}
+
+static const char *const mem_names[ARCH_N_MEM] = {
+	[ARCH_MEM_FF] = "FF",
+	[ARCH_MEM_SRL] = "SRL",
+	[ARCH_MEM_LUTRAM] = "LUTRAM",
+	[ARCH_MEM_BRAM] = "BRAM",
+	[ARCH_MEM_URAM] = "URAM",
+};
+
+const char *arch_mem_name(int mem)
+{
+	return mem >= 0 && mem < ARCH_N_MEM ? mem_names[mem] : NULL;
+}
+
+void arch_buffer_cost(int mem, int width_bits, int64_t depth, int64_t banks,
+	arch_mem_cost *out)
+{
+	const struct memory_geometry *g = &geometry;
+	int64_t bank;
+
+	memset(out, 0, sizeof(*out));
+	if (width_bits <= 0 || depth <= 0)
+		return;
+	if (banks < 1)
+		banks = 1;
+	if (banks > depth)
+		banks = depth;
+	bank = banks == 1 ? depth : dse_cdiv(depth, banks);
+	switch (mem) {
+	case ARCH_MEM_BRAM:
+		out->bram18k = banks * arch_bram18k_bound(width_bits, bank);
+		break;
+	case ARCH_MEM_URAM:
+		out->uram = banks * arch_uram(width_bits, bank);
+		break;
+	case ARCH_MEM_LUTRAM:
+	case ARCH_MEM_SRL:
+		out->lut = banks * dse_cdiv(width_bits, g->lutram_cell_bits) *
+			g->lutram_cell_luts * dse_cdiv(bank, g->lutram_depth);
+		break;
+	default:
+		out->ff = (int64_t) width_bits * depth;
+		break;
+	}
 }

@@ -44,13 +44,27 @@ void arch_board_names(char *buf, size_t size);
  */
 double arch_board_max_mhz(const arch_board *b);
 
-/* A data type of the compute units and what one multiply-accumulate costs. */
+/* A data type of the compute units and what its operators cost.
+ *
+ * dsp_mul and dsp_add are the DSP slices of one multiplier and one adder
+ * as HLS binds them in the code AutoSA generates (0: the adder lives in
+ * the fabric or in the DSP's own post-adder); a lane of the systolic
+ * family costs its statement's multipliers and adders.  mul_per_dsp is
+ * how many multiplies one slice holds when DSP packing is asked for (two
+ * 8-bit products sharing an operand, Xilinx WP486); 1 for types that do
+ * not pack.  dsp_per_mac is the cost of one multiply-accumulate unit of
+ * the hand-built accelerators (the GNN families), which do pack int8.
+ */
 typedef struct arch_dtype {
-	char name[ARCH_NAME_LEN];	/* "fp32", "fp16", "int16", "int8" */
+	char name[ARCH_NAME_LEN];	/* "fp32", "fp16", "int32", "int16",
+					 * "int8" */
 	int bits;
 	double dsp_per_mac;	/* DSP slices for one MAC unit */
 	int acc_latency;	/* cycles of the accumulation (loop-carried) */
 	int is_float;		/* GFLOP/s for floats, GOP/s for integers */
+	int dsp_mul;		/* DSP slices of one multiplier */
+	int dsp_add;		/* DSP slices of one adder */
+	int mul_per_dsp;	/* multiplies per slice with DSP packing */
 } arch_dtype;
 
 const arch_dtype *arch_dtype_find(const char *name);
@@ -63,19 +77,57 @@ void arch_dtype_names(char *buf, size_t size);
  */
 int64_t arch_bram18k(int width_bits, int64_t depth);
 
+/* The same geometry without the LUTRAM threshold: the blocks a buffer
+ * takes when the code binds it to BRAM, however small it is.
+ */
+int64_t arch_bram18k_bound(int width_bits, int64_t depth);
+
 /* URAM blocks for one buffer: ceil(w/72)*ceil(depth/4096). */
 int64_t arch_uram(int width_bits, int64_t depth);
 
 /* The size up to which a buffer is kept in registers/LUTRAM. */
 int64_t arch_lutram_max_bits(void);
 
+/* The memories a buffer or a FIFO can be bound to. */
+enum arch_mem {
+	ARCH_MEM_FF = 0,	/* registers (a fully partitioned array) */
+	ARCH_MEM_SRL,		/* shift registers in LUTs (FIFOs) */
+	ARCH_MEM_LUTRAM,	/* distributed RAM */
+	ARCH_MEM_BRAM,
+	ARCH_MEM_URAM,
+	ARCH_N_MEM
+};
+
+/* "FF", "SRL", "LUTRAM", "BRAM", "URAM"; NULL out of range. */
+const char *arch_mem_name(int mem);
+
+/* What one buffer costs in each resource. */
+typedef struct arch_mem_cost {
+	int64_t bram18k, uram, lut, ff;
+} arch_mem_cost;
+
+/* The cost of a buffer of "depth" words of "width_bits" bound to memory
+ * "mem" and split cyclically into "banks" banks of ceil(depth/banks)
+ * words, each bank its own memory (as HLS implements ARRAY_PARTITION):
+ * BRAM per bank by arch_bram18k_bound, URAM by arch_uram, LUTRAM in
+ * 64-deep 3-bit RAM64M cells of 4 LUTs, registers one FF per bit.  All
+ * zero for an empty buffer.
+ */
+void arch_buffer_cost(int mem, int width_bits, int64_t depth, int64_t banks,
+	arch_mem_cost *out);
+
 /* --- costs of the generated modules (arch/cost.c) ----------------------- */
 
-/* What one MAC lane of a data type costs beside its DSP slices. */
+/* What one MAC lane of a data type costs beside its DSP slices: energy,
+ * and the fabric of its multiplier and adder apart (lut and ff are their
+ * sums, the fabric of one multiply-accumulate lane).
+ */
 typedef struct arch_lane_cost {
 	double pj_per_mac;	/* energy of one multiply-accumulate */
 	int lut;		/* fabric of one lane */
 	int ff;
+	int lut_mul, ff_mul;	/* of its multiplier */
+	int lut_add, ff_add;	/* of its adder */
 } arch_lane_cost;
 
 /* The lane cost of "d": the table row of d's kind (float or integer) with
@@ -88,6 +140,7 @@ typedef struct arch_logic {
 	int pe_lut, pe_ff;	/* control of one PE (loops, FIFO handshakes) */
 	int io_lut, io_ff;	/* one L1 or L2 I/O module */
 	int dram_lut, dram_ff;	/* one L3 module with its AXI master port */
+	int dummy_lut, dummy_ff;	/* a module that ends a chain of PEs */
 	int fifo_depth;		/* depth of an inter-module FIFO */
 } arch_logic;
 const arch_logic *arch_logic_costs(void);
@@ -98,6 +151,10 @@ const arch_logic *arch_logic_costs(void);
  */
 void arch_fifo_cost(int width_bits, int64_t depth, int64_t *lut,
 	int64_t *ff, int64_t *bram18k);
+/* The memory a FIFO of "depth" words is built in (SRL, LUTRAM or BRAM),
+ * as arch_fifo_cost costs it.
+ */
+int arch_fifo_mem(int64_t depth);
 
 /* Maps a buffer of "depth" words of "width_bits" read "banks" words per
  * cycle: it is partitioned into "banks" banks of ceil(depth/banks) words

@@ -23,21 +23,25 @@
  * (Xilinx PG060) still spends a few hundred LUTs and FFs on alignment,
  * normalisation and rounding of a single-precision multiply-add pair, and
  * HLS adds the pipeline registers of the lane: 350 LUT and 500 FF for fp32,
- * about half for fp16.  An integer MAC lives in the DSP48E2; its LUTs are
- * operand registers and muxes, and packed int8 pairs need the small
- * correction adder of WP486.
+ * about half for fp16.  The adder's alignment and normalisation shifters
+ * are the larger part, so the pair is split 150/200 LUT and 200/300 FF
+ * between multiplier and adder.  An integer MAC lives in the DSP48E2; its
+ * LUTs are operand registers and muxes (and for int32 the adders that join
+ * the three partial products), split evenly, and packed int8 pairs need
+ * the small correction adder of WP486.
  */
 static const struct lane_row {
 	int is_float;
 	int bits;
-	arch_lane_cost cost;
+	double pj_per_mac;
+	int lut_mul, ff_mul, lut_add, ff_add;
 } lanes[] = {
-	{ 1, 16, { 1.5, 200, 300 } },
-	{ 1, 32, { 4.6, 350, 500 } },
-	{ 1, 64, { 4 * 4.6, 800, 1100 } },	/* estimate: 4x fp32 */
-	{ 0, 8, { 0.23, 20, 40 } },
-	{ 0, 16, { 0.85, 30, 60 } },
-	{ 0, 32, { 3.2, 60, 120 } },
+	{ 1, 16, 1.5, 90, 120, 110, 180 },
+	{ 1, 32, 4.6, 150, 200, 200, 300 },
+	{ 1, 64, 4 * 4.6, 350, 450, 450, 650 },	/* estimate: 4x fp32 */
+	{ 0, 8, 0.23, 10, 20, 10, 20 },
+	{ 0, 16, 0.85, 15, 30, 15, 30 },
+	{ 0, 32, 3.2, 30, 60, 30, 60 },
 };
 
 #define N_LANES ((int) (sizeof(lanes) / sizeof(lanes[0])))
@@ -46,13 +50,15 @@ static const struct lane_row {
  * of AutoSA's HLS code: a PE is a few nested loop counters and the FIFO
  * handshakes of its neighbours; an I/O module adds the address arithmetic
  * of its buffer; an L3 module carries an AXI4 master with burst logic,
- * which the AXI interconnect reports put at one to two thousand LUTs).
- * FIFO depth 2 is what AutoSA's code generator declares for its streams.
+ * which the AXI interconnect reports put at one to two thousand LUTs;
+ * the dummy module at the end of a chain of PEs only reads its FIFO under
+ * one loop counter).  FIFO depth 2 is what AutoSA's code generator declares for its streams.
  */
 static const arch_logic logic = {
 	.pe_lut = 200, .pe_ff = 300,
 	.io_lut = 400, .io_ff = 600,
 	.dram_lut = 1500, .dram_ff = 2500,
+	.dummy_lut = 30, .dummy_ff = 40,
 	.fifo_depth = 2,
 };
 
@@ -105,6 +111,7 @@ static const struct multicast_figures {
 arch_lane_cost arch_lane_cost_of(const arch_dtype *d)
 {
 	const struct lane_row *best = NULL, *widest = NULL;
+	arch_lane_cost c;
 	int i;
 
 	for (i = 0; i < N_LANES; i++) {
@@ -119,12 +126,26 @@ arch_lane_cost arch_lane_cost_of(const arch_dtype *d)
 	}
 	if (!best)
 		best = widest ? widest : &lanes[1];
-	return best->cost;
+	c.pj_per_mac = best->pj_per_mac;
+	c.lut_mul = best->lut_mul;
+	c.ff_mul = best->ff_mul;
+	c.lut_add = best->lut_add;
+	c.ff_add = best->ff_add;
+	c.lut = c.lut_mul + c.lut_add;
+	c.ff = c.ff_mul + c.ff_add;
+	return c;
 }
 
 const arch_logic *arch_logic_costs(void)
 {
 	return &logic;
+}
+
+int arch_fifo_mem(int64_t depth)
+{
+	if (depth <= fifo.srl_depth)
+		return ARCH_MEM_SRL;
+	return depth <= fifo.lutram_depth ? ARCH_MEM_LUTRAM : ARCH_MEM_BRAM;
 }
 
 void arch_fifo_cost(int width_bits, int64_t depth, int64_t *lut,
@@ -134,14 +155,18 @@ void arch_fifo_cost(int width_bits, int64_t depth, int64_t *lut,
 
 	*bram18k = 0;
 	*ff = w + fifo.ctrl_ff;
-	if (depth <= fifo.srl_depth) {
+	switch (arch_fifo_mem(depth)) {
+	case ARCH_MEM_SRL:
 		*lut = w + fifo.ctrl_lut;
-	} else if (depth <= fifo.lutram_depth) {
+		break;
+	case ARCH_MEM_LUTRAM:
 		*lut = (int64_t) ceil((double) w * fifo.lutram_lut_per_bit *
 			(double) ((depth + 63) / 64)) + fifo.ctrl_lut;
-	} else {
+		break;
+	default:
 		*lut = fifo.bram_ctrl_lut;
 		*bram18k = arch_bram18k((int) w, depth);
+		break;
 	}
 }
 

@@ -107,7 +107,7 @@ static int bench_conv(void)
 	static const int64_t params[6] = { 64, 32, 28, 28, 3, 3 };
 	const example_kernel *k = example_kernel_find("conv");
 	poly_kernel_desc desc = example_kernel_desc(k, params);
-	sim_options sopt = { 0, 1, 1 };
+	sim_options sopt = { 0, 1, 1, 0, 0, { 0, 0, 0 } };
 	poly_template t;
 	sim_model *model;
 	search_space *s;

@@ -50,8 +50,10 @@ struct sec_schema {
 };
 
 static const char *const dtype_names[] = {
-	"fp32", "fp16", "int16", "int8", NULL
+	"fp32", "fp16", "int32", "int16", "int8", NULL
 };
+/* A code-generation switch, off (0) or on (1). */
+static const char *const off_on_names[] = { "off", "on", NULL };
 /* The search strategies and the I/O networks come from the tables of
  * their enums, so a name's index is its value.
  */
@@ -94,6 +96,13 @@ static const struct key_schema kernel_keys[] = {
 	{ "ops", V_INT_POS, 0, NULL },
 	{ "max_space", V_INT_POS, 0, NULL },
 	{ "analysis_seconds", V_INT_POS, 0, NULL },
+	/* AutoSA's code-generation options that change the hardware:
+	 * --data-pack-sizes (three byte counts, checked by the setup),
+	 * --uram, and packing two int8 multiplies in a DSP.
+	 */
+	{ "data_pack", V_STRING, 0, NULL },
+	{ "uram_buffers", V_ENUM, 0, off_on_names },
+	{ "dsp_packing", V_ENUM, 0, off_on_names },
 };
 
 /* A workload instead of a kernel: a GNN model on a graph, explored over

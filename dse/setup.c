@@ -867,6 +867,54 @@ static dse_stat check_workload_name(const dse_ctx *ctx, int derived,
 	return dse_stat_ok;
 }
 
+/* The code-generation options of [kernel]: AutoSA's data packing bounds
+ * (three positive byte counts, innermost level first), buffers at DRAM in
+ * URAM, and DSP packing, which only a data type that packs takes.
+ */
+static dse_stat setup_codegen(dse_ctx *ctx, sim_options *o, dse_error *err)
+{
+	const char *v = dse_cfg_string(ctx->cfg, "kernel", "data_pack", NULL);
+	const char *p = v;
+	int n = 0;
+
+	while (p && *p) {
+		char *end;
+		long b;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		b = strtol(p, &end, 10);
+		if (end == p || b < 1 || b > 4096 || n == 3)
+			return dse_ctx_error(ctx, "kernel", "data_pack",
+				(int) (p - v), err, n == 3 ? "data_pack takes "
+				"3 sizes" : "data_pack: expected a number of "
+				"bytes in 1..4096 (3 of them, for L1, L2 and "
+				"L3, as AutoSA's --data-pack-sizes)");
+		o->data_pack[n++] = (int) b;
+		for (p = end; *p == ' ' || *p == '\t'; p++)
+			;
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p)
+			return dse_ctx_error(ctx, "kernel", "data_pack",
+				(int) (p - v), err, "data_pack: expected ',' "
+				"between the sizes");
+	}
+	if (v && n != 3)
+		return error_at(ctx, "kernel", "data_pack", err, "data_pack "
+			"takes 3 sizes in bytes (L1, L2, L3, as AutoSA's "
+			"--data-pack-sizes), got %d", n);
+	o->uram = !strcmp(dse_cfg_string(ctx->cfg, "kernel", "uram_buffers",
+		"off"), "on");
+	o->dsp_packing = !strcmp(dse_cfg_string(ctx->cfg, "kernel",
+		"dsp_packing", "off"), "on");
+	if (o->dsp_packing && ctx->dtype->mul_per_dsp < 2)
+		return error_at(ctx, "kernel", "dsp_packing", err, "data type "
+			"'%s' does not pack in a DSP; dsp_packing is for int8",
+			ctx->dtype->name);
+	return dse_stat_ok;
+}
+
 dse_stat dse_ctx_setup(dse_ctx *ctx, const char *out_override,
 	dse_error *err)
 {
@@ -913,6 +961,8 @@ dse_stat dse_ctx_setup(dse_ctx *ctx, const char *out_override,
 		"io_network");
 	ctx->sim_opt.double_buffer = dse_cfg_has(ctx->cfg, "space",
 		"double_buffer");
+	if (setup_codegen(ctx, &ctx->sim_opt, err))
+		return dse_stat_error;
 	ctx->model = sim_model_alloc(&ctx->tmpl, &ctx->board, ctx->dtype,
 		&ctx->sim_opt, err);
 	if (!ctx->model)

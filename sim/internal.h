@@ -13,6 +13,26 @@
 
 enum { SIM__KNOB_NAME_LEN = POLY_NAME_LEN + 16 };
 
+/* Above this, a resource count is not a design anyone can build, and the
+ * 64-bit sums of the models could wrap: such points are recorded as too
+ * large.
+ */
+#define SIM__RESOURCE_LIMIT 1e18
+
+/* Rounds a non-negative resource count up into *out; 0 when it is beyond
+ * the limit (or not a number).
+ */
+static inline int sim__count(double v, int64_t *out)
+{
+	int64_t i;
+
+	if (!(v >= 0) || v > SIM__RESOURCE_LIMIT)
+		return 0;
+	i = (int64_t) v;
+	*out = (double) i < v ? i + 1 : i;
+	return 1;
+}
+
 enum sim__kind {
 	SIM__ARRAY_PART = 0,
 	SIM__ARRAY_PART_L2,
@@ -96,6 +116,52 @@ typedef struct sim__buffer {
 	int packed;
 } sim__buffer;
 
+/* One I/O network as AutoSA's code generator builds it, for the resource
+ * model (resource.c): the modules of an input group (data loaded from
+ * DRAM) or of an output group (results drained to DRAM, or partial sums
+ * that leave the array) at each of its levels, their local buffer and
+ * their FIFOs.  Interior networks have a module beside every PE at L1,
+ * chained into one L2 module per column of PEs; exterior ones feed (or
+ * collect) whole PE lines from one L2 module per line, their L1 modules
+ * being embedded in the PEs.  One module at the top level talks to DRAM.
+ */
+typedef struct sim__io {
+	char array[POLY_NAME_LEN];
+	sim__footprint fp;
+	int input;		/* data flows into the array */
+	int drain;		/* final results out: AutoSA's drain modules,
+				 * never double-buffered */
+	int interior;
+	int levels;		/* I/O levels (3 for 2-D and 3-D arrays) */
+	int buffer_level;	/* enum poly_io_level of its local buffer */
+	unsigned dir0_mask;	/* as in sim__input */
+	int packed;		/* its innermost dimension moves along the
+				 * simd loop with stride one: words of S */
+} sim__io;
+
+/* A local variable of every PE: the accumulator of an array the PE
+ * updates over its whole tile ("acc"), else the operands of one step,
+ * S of them when the access moves along the simd loop ("moves"),
+ * partitioned S ways when it does so with stride one ("packed").
+ */
+typedef struct sim__pe_var {
+	char array[POLY_NAME_LEN];
+	sim__footprint fp;
+	int acc;
+	int moves;
+	int packed;
+} sim__pe_var;
+
+/* The tiling of a legal design point as the resource model reads it:
+ * views of the arrays of model.c's point (or of a sim__point).
+ */
+typedef struct sim__shape {
+	const int64_t *t1, *t2, *lat, *pe;
+	const int64_t *p;		/* PEs along each space loop */
+	int64_t s, n_pe, max_p;
+	int net, db;
+} sim__shape;
+
 /* The fields sim_eval reads come first and the copies of the template,
  * board and data type (read only when naming knobs and writing the
  * --sa-sizes string) last, so that the hot part shares few cache lines.
@@ -131,6 +197,28 @@ int64_t sim__line_tile(const sim_model *m, const sim__point *p,
 int64_t sim__footprint_run(const sim__footprint *fp, const int64_t *tile);
 int64_t sim__pack(int64_t run, int64_t cap);
 
+/* The PE lines of "dir0" as sim__line_tile counts them, from the latency
+ * factors alone.
+ */
+int64_t sim__lines(const sim_model *m, const int64_t *lat, unsigned dir0,
+	const int64_t *tile, int64_t *line);
+
+/* resource.c: the I/O networks, PE variables and operator counts of the
+ * resource model, worked out once when the model is built.
+ */
+void sim__res_setup(sim_model *m, const sim_options *opt);
+
+/* DSP, BRAM18K, URAM, LUT and FF of a legal point into "out"; with
+ * "parts" (SIM_MAX_PARTS entries) every module, buffer and FIFO as well,
+ * their number in *n_parts.  Returns SIM_OK or SIM_TOO_LARGE.
+ */
+int sim__resources(const sim_model *m, const sim__shape *sh,
+	sim_metrics *out, sim_part *parts, int *n_parts);
+
+/* sim_bound's resources: the PEs' logic, lanes and local buffers. */
+void sim__res_bound(const sim_model *m, const sim__shape *sh,
+	sim_metrics *lower);
+
 struct sim_model {
 	int n_knobs;
 	char knob_name[SIM_MAX_KNOBS][SIM__KNOB_NAME_LEN];
@@ -164,12 +252,28 @@ struct sim_model {
 	double mhz;		/* the board's clock */
 	int64_t dram_latency;
 	int64_t acc_latency;
-	double dsp_per_lane;	/* DSP of one SIMD lane of a PE */
 	double macs_per_point;	/* MAC units one point uses */
 	double ops;		/* operations of the kernel */
 	arch_lane_cost lane;
 	arch_logic logic;
 	arch_energy energy;
+
+	/* The resource model (resource.c). */
+	int n_io;
+	int n_pe_var;
+	int dsp_mul_lane;	/* DSP of one lane's multipliers */
+	int dsp_add_lane;	/* and of its adders */
+	int mul_per_dsp;	/* 2 with int8 packing, else 1 */
+	int lane_lut, lane_ff;	/* fabric of one lane */
+	int uram;		/* DRAM modules' buffers in URAM */
+	int fifo_mem;		/* enum arch_mem of the FIFOs */
+	int fifo_linear;	/* their cost is fifo_lut/fifo_ff's line */
+	int64_t fifo_lut[2];	/* LUT of a FIFO of w bits in shift
+				 * registers: [0] + [1] x w */
+	int64_t fifo_ff[2];	/* and FF */
+	int64_t pack_words[3];	/* data packing bound per I/O level, words */
+	sim__io io[2 * POLY_MAX_GROUPS];
+	sim__pe_var pe_var[POLY_MAX_ACCESSES];
 
 	poly_template tmpl;
 	arch_board board;

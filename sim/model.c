@@ -34,11 +34,6 @@
 
 #include "internal.h"
 
-/* Above this, a resource count is not a design anyone can build, and the
- * 64-bit sums below could wrap: such points are recorded as too large.
- */
-#define RESOURCE_LIMIT 1e18
-
 /* The tiling of one design point, with the derived counts. */
 struct point {
 	int64_t t1[POLY_MAX_LOOPS];	/* array_part; the extent outside
@@ -71,11 +66,6 @@ struct outputs {
 	int64_t drain;		/* cycles of every output tile's drain */
 	int64_t last;		/* of the last output tile */
 	double dram_words, hops, buf;
-};
-
-/* Fabric of the I/O network (modules and FIFOs). */
-struct fabric {
-	double lut, ff, bram;
 };
 
 /* a / b for a >= 0 and b > 0, and in *exact whether b divides a.  Knob
@@ -508,113 +498,19 @@ static int64_t main_cycles(const struct point *p, int64_t n_tiles,
 	return ovf ? -1 : pipe;
 }
 
-/* BRAM18K and URAM of "count" copies of a buffer read "banks" words per
- * cycle.  Returns 0 when they are too large.
- */
-static int add_buffers(const sim_model *m, double count, int64_t depth,
-	int64_t banks, double *bram, double *uram)
+/* The view of a point's tiling the resource model (resource.c) reads. */
+static void shape_of(const struct point *p, sim__shape *sh)
 {
-	int64_t b, u;
-
-	if (count * (double) m->bits * (double) depth > RESOURCE_LIMIT)
-		return 0;
-	arch_buffer_map(&m->board, m->bits, depth, banks, &b, &u);
-	*bram += count * (double) b;
-	*uram += count * (double) u;
-	return 1;
-}
-
-/* The local buffers of a point, double-buffered when the point is: in
- * every PE (interior I/O at L1), along every PE line (exterior I/O at L2),
- * and with a second tiling level one L3 buffer of an L2 tile per input
- * group.  A buffer the PE reads S words at a time is split into S banks.
- */
-static int point_memory(const sim_model *m, const struct point *p,
-	double *bram, double *uram)
-{
-	int64_t lt[POLY_MAX_LOOPS], lines;
-	double copies = p->db ? 2.0 : 1.0;
-	int g, ok = 1;
-
-	for (g = 0; g < m->n_buf && ok; g++) {
-		const sim__buffer *b = &m->buf[g];
-		int64_t banks = b->packed ? p->s : 1;
-
-		if (b->per_pe) {
-			ok = add_buffers(m, copies * (double) p->n_pe,
-				fp_words(&b->fp, p->pe), banks, bram, uram);
-			continue;
-		}
-		lines = line_tile(m, p->lat, b->dir0_mask, p->t1, lt);
-		ok = add_buffers(m, copies * (double) lines,
-			fp_words(&b->fp, lt), banks, bram, uram);
-	}
-	for (g = 0; m->l2 && g < m->n_in && ok; g++)
-		ok = add_buffers(m, copies, fp_words(&m->in[g].fp, p->t2), 1,
-			bram, uram);
-	return ok;
-}
-
-/* Modules and FIFOs of one I/O group: an L3 module, a module per PE line
- * (the L2 modules of exterior I/O, the L1 modules of interior I/O with the
- * L2 modules of their chain), a FIFO per PE and per module, of the width
- * of the data they pass.
- */
-static void group_fabric(const sim_model *m, const struct point *p,
-	unsigned dir0, int interior, int64_t width, struct fabric *f)
-{
-	int64_t lt[POLY_MAX_LOOPS], lut, ff, bram;
-	int64_t lines = line_tile(m, p->lat, dir0, p->t1, lt);
-	double modules = (double) lines +
-		(interior ? (double) (p->n_pe / p->p[0]) : 0.0);
-	double fifos = (double) p->n_pe + modules + 1.0;
-
-	f->lut += m->logic.dram_lut + modules * m->logic.io_lut;
-	f->ff += m->logic.dram_ff + modules * m->logic.io_ff;
-	arch_fifo_cost((int) (width > INT_MAX ? INT_MAX : width),
-		m->logic.fifo_depth, &lut, &ff, &bram);
-	f->lut += fifos * (double) lut;
-	f->ff += fifos * (double) ff;
-	f->bram += fifos * (double) bram;
-}
-
-/* LUT and FF of a point: the PEs (control and S MAC lanes each) and the
- * I/O network, which the multicast crossbar makes larger by the seed's
- * overhead at its port count.
- */
-static void point_fabric(const sim_model *m, const struct point *p,
-	struct fabric *f)
-{
-	double n_pe = (double) p->n_pe;
-	struct fabric net = { 0, 0, 0 };
-	double over;
-	int g;
-
-	for (g = 0; g < m->n_in; g++)
-		group_fabric(m, p, m->in[g].dir0_mask, m->in[g].interior,
-			(int64_t) m->bits * (m->in[g].packed ? p->s : 1), &net);
-	for (g = 0; g < m->n_out; g++)
-		group_fabric(m, p, m->out[g].dir0_mask, m->out[g].interior,
-			m->bits, &net);
-	over = p->net == SIM_NET_MULTICAST ?
-		arch_multicast_area(p->max_p) : 0.0;
-	f->lut = n_pe * (m->logic.pe_lut + (double) p->s * m->lane.lut) +
-		net.lut * (1.0 + over);
-	f->ff = n_pe * (m->logic.pe_ff + (double) p->s * m->lane.ff) +
-		net.ff * (1.0 + over);
-	f->bram = net.bram;
-}
-
-/* Rounds a non-negative resource count up; 0 when beyond the limit. */
-static int to_count(double v, int64_t *out)
-{
-	int64_t i;
-
-	if (!(v >= 0) || v > RESOURCE_LIMIT)
-		return 0;
-	i = (int64_t) v;
-	*out = (double) i < v ? i + 1 : i;
-	return 1;
+	sh->t1 = p->t1;
+	sh->t2 = p->t2;
+	sh->lat = p->lat;
+	sh->pe = p->pe;
+	sh->p = p->p;
+	sh->s = p->s;
+	sh->n_pe = p->n_pe;
+	sh->max_p = p->max_p;
+	sh->net = p->net;
+	sh->db = p->db;
 }
 
 /* DSP, BRAM18K, URAM, LUT and FF of a legal point.  Returns SIM_OK or
@@ -623,19 +519,10 @@ static int to_count(double v, int64_t *out)
 static int point_resources(const sim_model *m, const struct point *p,
 	sim_metrics *out)
 {
-	double bram = 0, uram = 0;
-	struct fabric f;
+	sim__shape sh;
 
-	/* Every PE has S lanes of MAC units. */
-	point_fabric(m, p, &f);
-	bram = f.bram;
-	if (!point_memory(m, p, &bram, &uram) ||
-	    !to_count((double) p->n_pe * (double) p->s * m->dsp_per_lane,
-		&out->dsp) ||
-	    !to_count(bram, &out->bram18k) || !to_count(uram, &out->uram) ||
-	    !to_count(f.lut, &out->lut) || !to_count(f.ff, &out->ff))
-		return SIM_TOO_LARGE;
-	return SIM_OK;
+	shape_of(p, &sh);
+	return sim__resources(m, &sh, out, NULL, NULL);
 }
 
 /* Energy of the whole run: MACs (the padded tiles compute too), their
@@ -693,7 +580,7 @@ static int point_time(const sim_model *m, const struct point *p,
 	out->latency_s = (double) total / hz;
 	out->gops = m->ops / out->latency_s / 1e9;
 	out->ii = (int32_t) ii;
-	if (!to_count((double) n_tiles * in.dram_words * m->bytes +
+	if (!sim__count((double) n_tiles * in.dram_words * m->bytes +
 			o.dram_words * m->bytes, &out->offchip_bytes))
 		return SIM_TOO_LARGE;
 	out->energy_j = point_energy(m, p, (double) n_tiles,
@@ -760,6 +647,12 @@ int64_t sim__line_tile(const sim_model *m, const sim__point *p,
 	return line_tile(m, p->lat, dir0, tile, line);
 }
 
+int64_t sim__lines(const sim_model *m, const int64_t *lat, unsigned dir0,
+	const int64_t *tile, int64_t *line)
+{
+	return line_tile(m, lat, dir0, tile, line);
+}
+
 int64_t sim__footprint_run(const sim__footprint *fp, const int64_t *tile)
 {
 	return fp_run(fp, tile);
@@ -770,36 +663,21 @@ int64_t sim__pack(int64_t run, int64_t cap)
 	return pack(run, cap);
 }
 
-/* Lower bounds of the resources, for pruning.  The DSP count needs only
- * the PEs and the SIMD lanes, and is exact.  The PEs' own logic is most of
- * the LUT and FF of a large array, which is where a constraint bites, and
- * costs nothing more; the I/O network (FIFOs and modules per group) would
- * cost as much again as reading the point, and the local buffers' memory
- * about as much as the rest of sim_eval's resources, so they are left
- * out: LUT and FF are bounded by the PEs alone, BRAM18K and URAM by 0.
- * sim_eval adds only non-negative terms to the same first term, so the
- * bounds cannot exceed its counts.  An illegal point's bounds are 0 and
- * its status is the one sim_eval gives.
+/* Lower bounds of the resources, for pruning: the PEs' share of
+ * sim__resources' sums (resource.c), which every other term only adds to.
+ * An illegal point's bounds are 0 and its status is the one sim_eval
+ * gives.
  */
 void sim_bound(const sim_model *model, const int32_t *knobs,
 	sim_metrics *lower)
 {
 	struct point p;
-	double n_pe;
+	sim__shape sh;
 
 	memset(lower, 0, sizeof(*lower));
 	lower->status = read_point(model, knobs, &p);
 	if (lower->status != SIM_OK)
 		return;
-	/* The expressions of point_resources and point_fabric.  A count
-	 * beyond the limit makes the point too large in sim_eval; to_count
-	 * then leaves the bound 0.
-	 */
-	n_pe = (double) p.n_pe;
-	(void) to_count(n_pe * (double) p.s * model->dsp_per_lane,
-		&lower->dsp);
-	(void) to_count(n_pe * (model->logic.pe_lut + (double) p.s *
-		model->lane.lut), &lower->lut);
-	(void) to_count(n_pe * (model->logic.pe_ff + (double) p.s *
-		model->lane.ff), &lower->ff);
+	shape_of(&p, &sh);
+	sim__res_bound(model, &sh, lower);
 }

@@ -141,10 +141,24 @@ static dse_stat check_arch(const arch_board *b, const arch_dtype *d,
 		return dse_error_set(err, DSE_E_INPUT,
 			"board '%s': clock, DRAM bandwidth and port width must "
 			"be positive", b->name);
-	if (d->bits <= 0 || !(d->dsp_per_mac >= 0) || d->acc_latency < 1)
+	if (d->bits <= 0 || d->acc_latency < 1 || d->dsp_mul < 0 ||
+	    d->dsp_add < 0 || d->mul_per_dsp < 1)
 		return dse_error_set(err, DSE_E_INPUT,
-			"data type '%s': width and accumulation latency must be "
-			"positive", d->name);
+			"data type '%s': width, accumulation latency and "
+			"multiplies per DSP must be positive, DSP per operator "
+			"not negative", d->name);
+	return dse_stat_ok;
+}
+
+static dse_stat check_options(const sim_options *opt, dse_error *err)
+{
+	int i;
+
+	for (i = 0; opt && i < 3; i++)
+		if (opt->data_pack[i] < 0)
+			return dse_error_set(err, DSE_E_INPUT,
+				"data packing bound %d of level L%d is "
+				"negative", opt->data_pack[i], i + 1);
 	return dse_stat_ok;
 }
 
@@ -346,10 +360,11 @@ static void setup_numbers(sim_model *m)
 	m->dram_latency = m->board.dram_latency;
 	m->acc_latency = m->dtype.acc_latency;
 	/* A multiplier-adder pair does two operations of a point: three
-	 * operations (MTTKRP's two multiplies and an add) need two.
+	 * operations (MTTKRP's two multiplies and an add) need two, for the
+	 * energy of a point; the resource model counts the multipliers and
+	 * adders themselves (resource.c).
 	 */
 	m->macs_per_point = macs;
-	m->dsp_per_lane = m->dtype.dsp_per_mac * macs;
 	m->ops = (double) t->points * ops;
 	m->lane = arch_lane_cost_of(&m->dtype);
 	m->logic = *arch_logic_costs();
@@ -367,7 +382,7 @@ sim_model *sim_model_alloc(const poly_template *tmpl, const arch_board *board,
 		return NULL;
 	}
 	if (check_nest(tmpl, err) || check_groups(tmpl, err) ||
-	    check_arch(board, dtype, err))
+	    check_arch(board, dtype, err) || check_options(opt, err))
 		return NULL;
 	m = calloc(1, sizeof(*m));
 	if (!m) {
@@ -390,6 +405,7 @@ sim_model *sim_model_alloc(const poly_template *tmpl, const arch_board *board,
 	m->simd_loop = tmpl->simd_loop;
 	classify_groups(m);
 	setup_numbers(m);
+	sim__res_setup(m, opt);
 	name_knobs(m);
 	return m;
 }

@@ -53,6 +53,19 @@ typedef struct sim_options {
 				 * the daisy chain */
 	int double_buffer;	/* 1: a "double_buffer" knob (0 or 1); else
 				 * every point is double-buffered */
+	/* Code-generation choices that change the resources of every
+	 * point, as AutoSA's own options do.
+	 */
+	int dsp_packing;	/* 1: two multiplies per DSP slice where the
+				 * data type allows it (int8; Xilinx WP486);
+				 * AutoSA's code does not pack by default */
+	int uram;		/* 1: buffers of the modules at DRAM in URAM
+				 * (AutoSA's --uram) */
+	int data_pack[3];	/* AutoSA's --data-pack-sizes: the widest
+				 * word, in bytes, of the innermost (L1),
+				 * intermediate (L2) and outermost (L3) I/O
+				 * level; 0 takes AutoSA's default 8, 32,
+				 * 64 */
 } sim_options;
 
 /* Builds the analytic model of "tmpl" on "board" with data type "dtype".
@@ -93,13 +106,53 @@ void sim_eval(const sim_model *model, const int32_t *knobs, sim_metrics *out);
  * sim_eval gives for the same knobs, so a search may skip a point whose
  * bound already breaks a resource constraint and find the same front.
  * DSP is exact for legal points; LUT and FF count the PEs' own logic and
- * lanes (not the I/O network); BRAM18K and URAM are 0.  About a tenth of
- * sim_eval's work on a legal point.  lower->status is SIM_OK, or
+ * lanes (not the I/O network or the buffers), BRAM18K the PEs' local
+ * buffers (not the I/O modules'); URAM is 0.  About a tenth of sim_eval's
+ * work on a legal point.  lower->status is SIM_OK, or
  * the status sim_eval gives when the knobs themselves are illegal (then
  * every bound is 0); a legal-looking point may still be SIM_TOO_LARGE in
  * sim_eval.  Every other field is 0.  Thread-safe.
  */
 void sim_bound(const sim_model *model, const int32_t *knobs,
 	sim_metrics *lower);
+
+/* One line of a design's resource breakdown, as AutoSA's resource report
+ * and the HLS report list a design: a kind of module with its count and its
+ * own logic, or a buffer or a kind of FIFO of such modules with its word
+ * width, depth, banks (AutoSA's cyclic array partitions), copies (2 for
+ * ping-pong buffers) and memory.  Resources are of all "count" instances
+ * (and all copies) together; the rows of a design add up to sim_eval's
+ * metrics.
+ */
+enum sim_part_kind { SIM_PART_MODULE = 0, SIM_PART_BUFFER, SIM_PART_FIFO };
+
+#define SIM_PART_NAME_LEN (POLY_NAME_LEN + 64)
+
+typedef struct sim_part {
+	int kind;			/* enum sim_part_kind */
+	char module[SIM_PART_NAME_LEN];	/* "PE", "A_IO_L2_in", ... */
+	char name[SIM_PART_NAME_LEN];	/* the buffer or FIFO; the module's
+					 * name again on a module row */
+	int level;			/* I/O level (1-3); 0 in the PEs */
+	int64_t count;			/* instances in the design */
+	int width;			/* bits of a word (buffers, FIFOs) */
+	int64_t depth;			/* words of one copy */
+	int64_t banks;
+	int copies;
+	int mem;			/* enum arch_mem; -1 on module rows */
+	int64_t dsp, bram18k, uram, lut, ff;
+} sim_part;
+
+/* The most rows a breakdown has. */
+#define SIM_MAX_PARTS (8 * POLY_MAX_GROUPS + POLY_MAX_ACCESSES + 8)
+
+/* Fills "parts" (SIM_MAX_PARTS entries) with the breakdown of the design
+ * point "knobs" and sets *n_parts; "total" (may be NULL) gets what
+ * sim_eval gives for the point.  Returns the point's status; no rows for an
+ * illegal point.  Slower than sim_eval (it names every part), with the same
+ * formulas.  Thread-safe.
+ */
+int sim_breakdown(const sim_model *model, const int32_t *knobs,
+	sim_part *parts, int *n_parts, sim_metrics *total);
 
 #endif

@@ -231,7 +231,8 @@ int tensil_family_arch(const tensil_family *f, const int32_t *knobs,
 static double energy(const tensil_arch *a, const tensil_totals *t)
 {
 	const arch_energy *e = arch_energy_costs();
-	arch_dtype dt = { "fixed", tensil_dtype_bits(a->data_type), 0, 1, 0 };
+	arch_dtype dt = { "fixed", tensil_dtype_bits(a->data_type), 0, 1, 0,
+		0, 0, 1 };
 	arch_lane_cost lane = arch_lane_cost_of(&dt);
 	double n = a->array_size, word = dt.bits / 8.0;
 	double units = (double) t->mac_vectors * n * n *

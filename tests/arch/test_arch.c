@@ -141,21 +141,29 @@ static void test_board_names(void **state)
 	assert_string_equal(small, "u250, u");
 }
 
+/* The data types and their operators' DSP slices (arch/arch.c names the
+ * sources): fp32 multiplier 3 and adder 2 (PG060, full DSP usage), fp16 1
+ * and 1, int32 3 (three 27x18 partial products of a 32-bit product) and
+ * an adder in the fabric, int16 and int8 1 and the DSP's post-adder;
+ * only int8 packs two multiplies in a slice (WP486).
+ */
 static const struct dtype_case {
 	const char *query;
 	const char *name;	/* NULL when the lookup must fail */
 	int bits;
 	double dsp_per_mac;
 	int is_float;
+	int dsp_mul, dsp_add, mul_per_dsp;
 } dtype_cases[] = {
-	{ "fp32", "fp32", 32, 5.0, 1 },
-	{ "FP32", "fp32", 32, 5.0, 1 },
-	{ "fp16", "fp16", 16, 2.0, 1 },
-	{ "int16", "int16", 16, 1.0, 0 },
-	{ "int8", "int8", 8, 0.5, 0 },
-	{ "int4", NULL, 0, 0, 0 },
-	{ "fp64", NULL, 0, 0, 0 },
-	{ NULL, NULL, 0, 0, 0 },
+	{ "fp32", "fp32", 32, 5.0, 1, 3, 2, 1 },
+	{ "FP32", "fp32", 32, 5.0, 1, 3, 2, 1 },
+	{ "fp16", "fp16", 16, 2.0, 1, 1, 1, 1 },
+	{ "int32", "int32", 32, 3.0, 0, 3, 0, 1 },
+	{ "int16", "int16", 16, 1.0, 0, 1, 0, 1 },
+	{ "int8", "int8", 8, 0.5, 0, 1, 0, 2 },
+	{ "int4", NULL, 0, 0, 0, 0, 0, 0 },
+	{ "fp64", NULL, 0, 0, 0, 0, 0, 0 },
+	{ NULL, NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static void test_dtypes(void **state)
@@ -177,6 +185,9 @@ static void test_dtypes(void **state)
 		assert_int_equal(d->bits, c->bits);
 		assert_true(d->dsp_per_mac == c->dsp_per_mac);
 		assert_int_equal(d->is_float, c->is_float);
+		assert_int_equal(d->dsp_mul, c->dsp_mul);
+		assert_int_equal(d->dsp_add, c->dsp_add);
+		assert_int_equal(d->mul_per_dsp, c->mul_per_dsp);
 		/* Floating-point adders are pipelined over several cycles;
 		 * integer accumulation takes one.
 		 */
@@ -186,7 +197,7 @@ static void test_dtypes(void **state)
 			assert_int_equal(d->acc_latency, 1);
 	}
 	arch_dtype_names(buf, sizeof(buf));
-	assert_string_equal(buf, "fp32, fp16, int16, int8");
+	assert_string_equal(buf, "fp32, fp16, int32, int16, int8");
 }
 
 /* BRAM18K blocks of a width x depth buffer, worked out by hand:
@@ -251,6 +262,68 @@ static void test_bram18k(void **state)
 				c->width, (long long) c->depth,
 				(long long) got, (long long) c->expect);
 	}
+	/* Bound to BRAM, a small buffer takes its blocks all the same: 32
+	 * bits x 32 words (1 Kib) one, 512 bits x 11 (AutoSA's int8
+	 * local_A) ceil(512/36) = 15, 8 bits x 352 one.
+	 */
+	assert_int_equal(arch_bram18k(32, 32), 0);
+	assert_int_equal(arch_bram18k_bound(32, 32), 1);
+	assert_int_equal(arch_bram18k_bound(512, 11), 15);
+	assert_int_equal(arch_bram18k_bound(8, 352), 1);
+	assert_int_equal(arch_bram18k_bound(0, 352), 0);
+}
+
+/* A buffer bound to each memory, worked by hand: BRAM and URAM per bank
+ * of ceil(depth/banks) words, LUTRAM ceil(w/3) RAM64M cells of 4 LUTs per
+ * 64 words, registers a FF a bit.
+ */
+static const struct cost_case {
+	int mem, width;
+	int64_t depth, banks;
+	arch_mem_cost want;
+} cost_cases[] = {
+	/* 256 bits x 11: 8 BRAM18K (ceil(256/36)). */
+	{ ARCH_MEM_BRAM, 256, 11, 1, { 8, 0, 0, 0 } },
+	/* 32 bits x 1000 in 4 banks of 250: 1 each. */
+	{ ARCH_MEM_BRAM, 32, 1000, 4, { 4, 0, 0, 0 } },
+	/* 16 bits x 4096: ceil(16/18) x ceil(4096/1024) = 4. */
+	{ ARCH_MEM_BRAM, 16, 4096, 1, { 4, 0, 0, 0 } },
+	/* 512 bits x 128 in URAM: ceil(512/72) = 8. */
+	{ ARCH_MEM_URAM, 512, 128, 1, { 0, 8, 0, 0 } },
+	/* 72 bits x 8192 in 2 banks of 4096: 1 each. */
+	{ ARCH_MEM_URAM, 72, 8192, 2, { 0, 2, 0, 0 } },
+	/* 32 bits x 100 in LUTRAM: 11 cells x 2 (64-word) rows x 4. */
+	{ ARCH_MEM_LUTRAM, 32, 100, 1, { 0, 0, 88, 0 } },
+	/* 8 bits x 64 in registers: 512 FF; more banks change nothing. */
+	{ ARCH_MEM_FF, 8, 64, 64, { 0, 0, 0, 512 } },
+	/* More banks than words: one a word. */
+	{ ARCH_MEM_BRAM, 32, 2, 8, { 2, 0, 0, 0 } },
+	{ ARCH_MEM_BRAM, 0, 64, 1, { 0, 0, 0, 0 } },
+	{ ARCH_MEM_BRAM, 32, 0, 1, { 0, 0, 0, 0 } },
+};
+
+static void test_buffer_cost(void **state)
+{
+	size_t i;
+
+	(void) state;
+	for (i = 0; i < sizeof(cost_cases) / sizeof(cost_cases[0]); i++) {
+		const struct cost_case *c = &cost_cases[i];
+		arch_mem_cost got;
+
+		arch_buffer_cost(c->mem, c->width, c->depth, c->banks, &got);
+		if (memcmp(&got, &c->want, sizeof(got)))
+			fail_msg("case %zu: %lld BRAM18K %lld URAM %lld LUT "
+				"%lld FF", i, (long long) got.bram18k,
+				(long long) got.uram, (long long) got.lut,
+				(long long) got.ff);
+	}
+	assert_string_equal(arch_mem_name(ARCH_MEM_BRAM), "BRAM");
+	assert_string_equal(arch_mem_name(ARCH_MEM_SRL), "SRL");
+	assert_null(arch_mem_name(ARCH_N_MEM));
+	assert_int_equal(arch_fifo_mem(2), ARCH_MEM_SRL);
+	assert_int_equal(arch_fifo_mem(64), ARCH_MEM_LUTRAM);
+	assert_int_equal(arch_fifo_mem(1024), ARCH_MEM_BRAM);
 }
 
 static void test_uram(void **state)
@@ -333,7 +406,9 @@ static void test_costs(void **state)
 	assert_int_equal(arch_multicast_levels(16), 5);
 	assert_int_equal(arch_multicast_levels(13), 5);
 	c = arch_lane_cost_of(arch_dtype_find("fp32"));
-	assert_true(c.pj_per_mac == 4.6 && c.lut == 350);
+	assert_true(c.pj_per_mac == 4.6 && c.lut == 350 && c.ff == 500);
+	assert_true(c.lut_mul + c.lut_add == c.lut &&
+		c.ff_mul + c.ff_add == c.ff);
 	c = arch_lane_cost_of(arch_dtype_find("int8"));
 	assert_true(c.pj_per_mac == 0.23);
 	assert_true(arch_energy_costs()->dram == 200.0 &&
@@ -356,6 +431,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_bram18k),
 		cmocka_unit_test(test_uram),
 		cmocka_unit_test(test_buffer_map),
+		cmocka_unit_test(test_buffer_cost),
 		cmocka_unit_test(test_costs),
 	};
 	const char *group = argc > 1 ? argv[1] : "all";

@@ -135,8 +135,10 @@ static const struct bad_case bad_cases[] = {
 	{ KERNEL "[search]\nmodel = sampled, analytic\n", 7, 9, "model",
 	  "expected one of: analytic, sampled" },
 	{ KERNEL "dtype = fp64\n", 6, 9, "dtype",
-	  "value 'fp64' is not allowed; expected one of: fp32, fp16, int16, "
-	  "int8" },
+	  "value 'fp64' is not allowed; expected one of: fp32, fp16, int32, "
+	  "int16, int8" },
+	{ KERNEL "dsp_packing = yes\n", 6, 15, "dsp_packing",
+	  "value 'yes' is not allowed; expected one of: off, on" },
 	{ KERNEL "[search]\nstrategy = annealing\n", 7, 12, "strategy",
 	  "expected one of: exhaustive, random, genetic, anneal" },
 	/* Strings. */

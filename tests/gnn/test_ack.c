@@ -155,7 +155,7 @@ static void test_order(void **state)
 
 static void test_cfg(void **state)
 {
-	static const arch_dtype fp32 = { "fp32", 32, 5.0, 5, 1 };
+	static const arch_dtype fp32 = { "fp32", 32, 5.0, 5, 1, 3, 2, 1 };
 	struct gnn__ack_cfg c;
 	int p;
 
@@ -218,7 +218,7 @@ static uint64_t rng_next(uint64_t *x)
  */
 static void test_random_rate(void **state)
 {
-	static const arch_dtype fp32 = { "fp32", 32, 5.0, 5, 1 };
+	static const arch_dtype fp32 = { "fp32", 32, 5.0, 5, 1, 3, 2, 1 };
 	int64_t n = 100000, i;
 	uint32_t *src = malloc((size_t) n * 4), *dst = malloc((size_t) n * 4);
 	uint64_t x = 12345;
@@ -259,7 +259,7 @@ static void test_random_rate(void **state)
  */
 static void test_bounds(void **state)
 {
-	static const arch_dtype fp32 = { "fp32", 32, 5.0, 5, 1 };
+	static const arch_dtype fp32 = { "fp32", 32, 5.0, 5, 1, 3, 2, 1 };
 	uint32_t src[600], dst[600];
 	uint64_t x = 99;
 	int trial;
@@ -461,7 +461,7 @@ static int64_t edge_at(const struct gnn__ack_part *p, int64_t s, int64_t q)
  */
 static void test_order_build(void **state)
 {
-	static const arch_dtype fp32 = { "fp32", 32, 5.0, 5, 1 };
+	static const arch_dtype fp32 = { "fp32", 32, 5.0, 5, 1, 3, 2, 1 };
 	dse_error err;
 	gnn_graph *g = gnn_graph_rmat(3000, 40000, 0.57, 0.19, 0.19, 0.05, 7,
 		&err);

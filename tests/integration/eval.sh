@@ -69,14 +69,16 @@ $PY -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["status"].startswit
 	ok || fail "illegal design JSON: $out"
 
 # A design over the board (64 x 64 PEs of 4 fp32 lanes, 5 DSP each:
-# 81,920 DSP on a 12,288-DSP U250): its status names every resource over
-# the board with its share, and it exits as an illegal design does.
+# 81,920 DSP on a 12,288-DSP U250; each of its 4,096 C_drain_IO_L1_out
+# modules has a 64-bit local_C that AutoSA binds to BRAM, 2 BRAM18K
+# each): its status names every resource over the board with its share,
+# and it exits as an illegal design does.
 OVER='{kernel[]->space_time[3];kernel[]->array_part[128,128,8];kernel[]->latency[2,2];kernel[]->simd[4]}'
 run_status 1 "over the board" eval --sa-sizes "$OVER" "$SMALL"
-expect_line "$out" '^  status +over the board: DSP 81920 \(666\.7% of 12288\), LUT [0-9]+ \([0-9.]+% of 1728000\), FF [0-9]+ \([0-9.]+% of 3456000\)$' "over-board status"
+expect_line "$out" '^  status +over the board: DSP 81920 \(666\.7% of 12288\), BRAM18K [0-9]+ \([0-9.]+% of 5376\), LUT [0-9]+ \([0-9.]+% of 1728000\), FF [0-9]+ \([0-9.]+% of 3456000\)$' "over-board status"
 expect_line "$err" '^dse: error: design .* does not fit u250: DSP 81920' "over-board message"
 run_status 1 "over the board, json" eval --json --sa-sizes "$OVER" "$SMALL"
-$PY -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["status"]=="over_board" and d["over_board"]==["dsp","lut","ff"] and d["dsp"]==81920, d' "$out" &&
+$PY -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["status"]=="over_board" and d["over_board"]==["dsp","bram18k","lut","ff"] and d["dsp"]==81920, d' "$out" &&
 	ok || fail "over-board JSON: $out"
 run_status 1 "over the board, simulate" simulate --mode analytic --sa-sizes "$OVER" "$SMALL"
 expect_line "$out" '^  status +over the board: DSP 81920 ' "simulate over-board status"
@@ -85,14 +87,14 @@ run_status 0 "fits, json" eval --json --sa-sizes "$GOOD" "$SMALL"
 $PY -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["status"]=="ok" and d["over_board"]==[], d' "$out" &&
 	ok || fail "fitting design JSON: $out"
 # Percentages above 100% relax board fit on purpose: then it is legal.
-sed 's/^constraints.*/constraints = dsp <= 700%, lut <= 600%, ff <= 400%/' \
+sed 's/^constraints.*/constraints = dsp <= 700%, bram18k <= 200%, lut <= 600%, ff <= 500%/' \
 	"$SMALL" >"$TMP/relaxed.cfg"
 run_status 0 "relaxed board fit" eval --sa-sizes "$OVER" "$TMP/relaxed.cfg"
 expect_line "$out" '^  status +legal$' "relaxed status"
-# LUT relaxed only: DSP and FF still over.
+# LUT relaxed only: DSP, BRAM and FF still over.
 sed 's/^constraints.*/constraints = lut <= 600%/' "$SMALL" >"$TMP/lut.cfg"
 run_status 1 "LUT relaxed only" eval --sa-sizes "$OVER" "$TMP/lut.cfg"
-expect_line "$out" '^  status +over the board: DSP 81920 \(666\.7% of 12288\), FF [0-9]+ ' "LUT relaxed status"
+expect_line "$out" '^  status +over the board: DSP 81920 \(666\.7% of 12288\), BRAM18K [0-9]+ \([0-9.]+% of 5376\), FF [0-9]+ ' "LUT relaxed status"
 
 # Bad input: exit 2, a message that says what is expected, nothing on
 # standard output.

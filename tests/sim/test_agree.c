@@ -142,7 +142,7 @@ static int orders_of(int n, uint64_t *state, int perms[][POLY_MAX_LOOPS])
 
 static sim_model *model_of(const poly_template *t)
 {
-	sim_options opt = { 0, 1, 1 };
+	sim_options opt = { .io_network = 1, .double_buffer = 1 };
 	dse_error err;
 	sim_model *m;
 

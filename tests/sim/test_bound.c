@@ -197,24 +197,33 @@ static int check_point(const sim_model *m, const int32_t *knobs,
 
 /* Small kernels, so that every knob list is complete or nearly; the
  * options, data types and boards vary from row to row (ultra96-v2 has no
- * URAM; int8 costs half a DSP per MAC, so DSP counts are rounded).
+ * URAM; packed int8 puts two multiplies in a DSP, so a PE's DSP count is
+ * rounded up), and so do the code-generation options: DSP packing,
+ * buffers at DRAM in URAM, AutoSA's data packing bounds.
  */
 static const struct bound_case cases[] = {
-	{ "mm", { 32, 24, 16 }, "fp32", "u250", { 0, 0, 0 }, 40000 },
-	{ "mm", { 24, 20, 12 }, "int8", "u250", { 1, 1, 1 }, 40000 },
-	{ "mm", { 256, 256, 256 }, "fp16", "ultra96-v2", { 0, 1, 0 },
-		40000 },
-	{ "mm", { 1024, 1024, 1024 }, "fp32", "u250", { 1, 0, 1 },
-		40000 },
-	{ "conv", { 64, 32, 28, 28, 3, 3 }, "fp32", "u250", { 0, 0, 0 },
-		40000 },
-	{ "conv", { 8, 4, 6, 6, 3, 3 }, "fp32", "u250", { 0, 1, 1 },
-		40000 },
-	{ "mttkrp", { 16, 8, 8, 4 }, "fp32", "u250", { 1, 0, 1 }, 40000 },
-	{ "fir", { 720, 16 }, "int16", "u250", { 0, 1, 1 }, 40000 },
-	{ "ttmc", { 8, 8, 4, 4, 4 }, "fp32", "u250", { 0, 0, 1 }, 40000 },
-	{ "ttmc", { 8, 6, 4, 4, 2 }, "int8", "ultra96-v2", { 0, 1, 0 },
-		40000 },
+	{ "mm", { 32, 24, 16 }, "fp32", "u250",
+		{ 0, 0, 0, 0, 0, { 0, 0, 0 } }, 40000 },
+	{ "mm", { 24, 20, 12 }, "int8", "u250",
+		{ 1, 1, 1, 1, 1, { 32, 32, 64 } }, 40000 },
+	{ "mm", { 256, 256, 256 }, "fp16", "ultra96-v2",
+		{ 0, 1, 0, 0, 0, { 0, 0, 0 } }, 40000 },
+	{ "mm", { 1024, 1024, 1024 }, "fp32", "u250",
+		{ 1, 0, 1, 0, 1, { 16, 64, 64 } }, 40000 },
+	{ "mm", { 64, 48, 32 }, "int32", "u250",
+		{ 1, 1, 1, 0, 0, { 4, 8, 16 } }, 40000 },
+	{ "conv", { 64, 32, 28, 28, 3, 3 }, "fp32", "u250",
+		{ 0, 0, 0, 0, 0, { 0, 0, 0 } }, 40000 },
+	{ "conv", { 8, 4, 6, 6, 3, 3 }, "fp32", "u250",
+		{ 0, 1, 1, 0, 0, { 0, 0, 0 } }, 40000 },
+	{ "mttkrp", { 16, 8, 8, 4 }, "fp32", "u250",
+		{ 1, 0, 1, 0, 1, { 0, 0, 0 } }, 40000 },
+	{ "fir", { 720, 16 }, "int16", "u250",
+		{ 0, 1, 1, 0, 0, { 32, 32, 64 } }, 40000 },
+	{ "ttmc", { 8, 8, 4, 4, 4 }, "fp32", "u250",
+		{ 0, 0, 1, 0, 0, { 0, 0, 0 } }, 40000 },
+	{ "ttmc", { 8, 6, 4, 4, 2 }, "int8", "ultra96-v2",
+		{ 0, 1, 0, 1, 0, { 0, 0, 0 } }, 40000 },
 };
 
 /* Every point of each case's space. */
@@ -297,37 +306,53 @@ static void test_garbage(void **state)
 }
 
 /* Hand-worked points of a 64^3 matrix multiply (space loops i and j, both
- * latency loops; simd on k; ops 2 = one MAC per point): PEs = T1/L per
- * space loop, DSP = PEs x S x (DSP per MAC) rounded up per design, the
- * LUT bound PEs x (200 + S x lane LUT) and the FF bound PEs x (300 + S x
- * lane FF) (the PEs alone, below sim_eval's count, which adds the I/O
- * network): fp32 lanes cost 5 DSP, 350 LUT and 500 FF, int8 lanes half a
- * DSP, 20 LUT and 40 FF.
+ * latency loops; simd on k; ops 2 = one multiplier and one adder a lane):
+ * PEs = T1/L per space loop; DSP = PEs x ceil(S x DSP of the multiplier /
+ * multiplies per DSP) + PEs x S x DSP of the adder (fp32 3 + 2, int8 1 + 0,
+ * two multiplies a DSP when packed); the LUT bound PEs x (200 + S x lane
+ * LUT) and the FF bound PEs x (300 + S x lane FF) (the PEs alone, below
+ * sim_eval's count, which adds the I/O network): fp32 lanes 350 LUT and
+ * 500 FF, int8 lanes 20 LUT and 40 FF; the BRAM18K bound the PEs'
+ * accumulators local_C[L_i][L_j] of 32-bit (fp32) or 8-bit (int8) words,
+ * in registers up to 8 words (AutoSA's rule), else one BRAM18K each.
  */
 static void test_hand(void **state)
 {
 	static const struct {
 		const char *dtype;
+		int packing;
 		int32_t knobs[6];	/* T1 i j k, L i j, S */
-		int64_t dsp, lut, ff;
+		int64_t dsp, lut, ff, bram;
 	} rows[] = {
-		/* 4 x 4 PEs, 4 lanes: 16 x 4 x 5; 16 x 1600; 16 x 2300. */
-		{ "fp32", { 8, 8, 8, 2, 2, 4 }, 320, 25600, 36800 },
-		/* 3 x 3 PEs, 1 lane of int8: 9 x 0.5 = 4.5, rounded to 5;
-		 * 9 x 220; 9 x 340.
+		/* 4 x 4 PEs, 4 lanes: 16 x 4 x 5; 16 x 1600; 16 x 2300;
+		 * 2 x 2 accumulators in registers.
 		 */
-		{ "int8", { 3, 3, 8, 1, 1, 1 }, 5, 1980, 3060 },
+		{ "fp32", 0, { 8, 8, 8, 2, 2, 4 }, 320, 25600, 36800, 0 },
+		/* 3 x 3 PEs, 1 lane of int8: 9 x 1; 9 x 220; 9 x 340. */
+		{ "int8", 0, { 3, 3, 8, 1, 1, 1 }, 9, 1980, 3060, 0 },
+		/* Packed, one lane still takes a whole DSP: 9 x ceil(1/2). */
+		{ "int8", 1, { 3, 3, 8, 1, 1, 1 }, 9, 1980, 3060, 0 },
+		/* 4 x 4 PEs, 4 lanes packed two to a DSP: 16 x 2 (64 without
+		 * packing); accumulators of 16 words in one BRAM18K each.
+		 */
+		{ "int8", 1, { 16, 16, 8, 4, 4, 4 }, 32, 4480, 7360, 16 },
+		{ "int8", 0, { 16, 16, 8, 4, 4, 4 }, 64, 4480, 7360, 16 },
 		/* 64 x 1 PEs (T1 64 and L 1 on i; 4 / 4 on j), 8 lanes:
-		 * 64 x 8 x 5; 64 x 3000; 64 x 4300.
+		 * 64 x 8 x 5; 64 x 3000; 64 x 4300; 4 words in registers.
 		 */
-		{ "fp32", { 64, 4, 16, 1, 4, 8 }, 2560, 192000, 275200 },
+		{ "fp32", 0, { 64, 4, 16, 1, 4, 8 }, 2560, 192000, 275200, 0 },
+		/* 4 x 4 PEs, 2 lanes, 4 x 4 accumulators: 16 x 2 x 5;
+		 * 16 x 900; 16 x 1300; 16 BRAM18K.
+		 */
+		{ "fp32", 0, { 16, 16, 8, 4, 4, 2 }, 160, 14400, 20800, 16 },
 	};
 	size_t r;
 
 	(void) state;
 	for (r = 0; r < DSE_N_OF(rows); r++) {
 		struct bound_case c = { "mm", { 64, 64, 64 }, rows[r].dtype,
-			"u250", { 0, 0, 0 }, 0 };
+			"u250", { 0, 0, 0, rows[r].packing, 0, { 0, 0, 0 } },
+			0 };
 		poly_template t;
 		sim_model *m = build_model(&c, &t);
 		sim_metrics b, e;
@@ -344,8 +369,9 @@ static void test_hand(void **state)
 		assert_int_equal(e.dsp, rows[r].dsp);
 		assert_int_equal(b.lut, rows[r].lut);
 		assert_int_equal(b.ff, rows[r].ff);
+		assert_int_equal(b.bram18k, rows[r].bram);
 		assert_true(b.lut < e.lut && b.ff < e.ff);
-		assert_true(b.bram18k == 0 && b.uram == 0);
+		assert_true(b.bram18k < e.bram18k && b.uram == 0);
 		sim_model_free(m);
 	}
 }
@@ -439,7 +465,7 @@ static void test_speed(void **state)
 	for (c = 0; c < DSE_N_OF(speed_cases); c++) {
 		const struct speed_case *sc = &speed_cases[c];
 		struct bound_case bc = { sc->kernel, { 0 }, sc->dtype, "u250",
-			{ 0, 0, 0 }, 0 };
+			{ 0, 0, 0, 0, 0, { 0, 0, 0 } }, 0 };
 		poly_template t;
 		sim_model *m;
 		struct space s;

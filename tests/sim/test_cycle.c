@@ -32,7 +32,7 @@ static const arch_board easy_board = {
 static const arch_board starved_board = {
 	"starved", "none", 1000, 1000, 0, 100000, 200000, 0.16, 100.0, 256, 10
 };
-static const arch_dtype t32 = { "t32", 32, 5.0, 4, 1 };
+static const arch_dtype t32 = { "t32", 32, 5.0, 4, 1, 3, 2, 1 };
 
 /* Sets access "a" of t to array[name] with dims over loops (0 i, 1 j,
  * 2 k).
@@ -124,7 +124,7 @@ static sim_model *hand_model(int64_t m, int64_t n, int64_t k,
 	const arch_board *board)
 {
 	poly_template t = mm_by_hand(m, n, k);
-	sim_options opt = { 0, 1, 1 };
+	sim_options opt = { 0, 1, 1, 0, 0, { 0, 0, 0 } };
 	dse_error err;
 	sim_model *model;
 
@@ -337,7 +337,7 @@ static poly_template ttmc_template(const int64_t *par)
 
 static sim_model *design_model(const struct design *d)
 {
-	sim_options opt = { 0, 1, 1 };
+	sim_options opt = { 0, 1, 1, 0, 0, { 0, 0, 0 } };
 	const arch_board *b = d->board ? d->board : arch_board_find("u250");
 	poly_template t;
 	dse_error err;
@@ -575,7 +575,7 @@ static void test_starved(void **state)
 		{ 64, 128, 128, { 16, 16, 32, 4, 4, 2, 1, 1 } },
 	};
 	arch_board board = *arch_board_find("u250");
-	sim_options opt = { 0, 1, 1 };
+	sim_options opt = { 0, 1, 1, 0, 0, { 0, 0, 0 } };
 	size_t i;
 	uint64_t seed;
 

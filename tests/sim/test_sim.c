@@ -20,12 +20,19 @@
  *   ceil(footprint(T)/wpc), main = load + (tiles-1)*max(load,comp) + comp,
  *   each output tile costs ceil(footprint(T)/wpc_out) + rows,
  *   prologue = DRAM latency + sum P, epilogue = sum P.
- *   DSP = PEs * S * DSP per MAC * ceil(ops/2).  BRAM: per-PE buffers
- *   2 * PEs * bram(b, footprint(pe_tile)); line buffers 2 * lines *
- *   bram(b*S, footprint(line tile)/S) with lines = prod P over the space
- *   loops of direction 0, whose tile is L; with L2 one bram(b,
- *   footprint(T2)) per input.  bram = ceil(w/36)*ceil(d/512) (w > 18) or
- *   ceil(w/18)*ceil(d/1024), and 0 up to 1024 bits.
+ *   DSP = PEs * S * (DSP of the multipliers and adders of a lane).
+ *   BRAM, by AutoSA's rules (tests/sim/test_resource.c checks them
+ *   against AutoSA's own generated code): each PE's accumulator
+ *   footprint(C over pe_tile) of single words, in registers up to 8 words,
+ *   else bram(b, words); each exterior input's L2 buffer per PE line
+ *   (lines = prod P over the space loops of direction 0, whose tile is
+ *   L), twice (ping and pong), of words packed p = the largest power-of-
+ *   two multiple of its lane (S when the innermost dimension moves along
+ *   the simd loop with stride one, else 1) dividing the tile's innermost
+ *   run, at most 32 bytes (AutoSA's default bound at L2, 8 floats):
+ *   bram(b*p, footprint/p); each PE's drain buffer of C once, packed up
+ *   to 8 bytes (2 floats).  bram = ceil(w/36)*ceil(d/512) (w > 18) or
+ *   ceil(w/18)*ceil(d/1024).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -48,12 +55,8 @@ static const arch_board easy_board = {
 	"easy", "none", 1000, 1000, 0, 100000, 200000, 3.2, 100.0, 256, 10
 };
 
-/* Hand-made data types: a 32-bit float with a 4-cycle adder, a 16-bit
- * float with a fractional DSP cost, and an 8-bit integer.
- */
-static const arch_dtype t32 = { "t32", 32, 5.0, 4, 1 };
-static const arch_dtype t16 = { "t16", 16, 1.5, 3, 1 };
-static const arch_dtype t8 = { "t8", 8, 1.0, 1, 0 };
+/* A hand-made data type: a 32-bit float with a 4-cycle adder. */
+static const arch_dtype t32 = { "t32", 32, 5.0, 4, 1, 3, 2, 1 };
 
 enum { R = POLY_DEP_READ, F = POLY_DEP_FLOW, O = POLY_DEP_OUTPUT };
 enum { IN = POLY_IO_INTERIOR, EX = POLY_IO_EXTERIOR };
@@ -282,7 +285,7 @@ static sim_model *make_model(int which, const arch_board *board,
 	const arch_dtype *dtype, int l2)
 {
 	poly_template t = make_template(which);
-	sim_options opt = { l2, 0, 0 };
+	sim_options opt = { l2, 0, 0, 0, 0, { 0, 0, 0 } };
 	dse_error err;
 	sim_model *m;
 
@@ -321,22 +324,27 @@ static const struct model_case model_cases[] = {
 	 * per beat: 32 (bandwidth 32) + 4 rows = 36, 16 of them = 576, all
 	 * but the last hidden: main = max(8266, 540) + 36 = 8302.
 	 * cycles = (10 + 8) + 8302 + 8 = 8328.
-	 * dsp = 4*4*2*5 = 160.  BRAM: accumulators 32b x 16 -> 0; A: 2 x 4
-	 * lines of 64 words in S=2 banks of 32 words (1024 bits) -> 0; B
-	 * the same: 0.
+	 * dsp = 4*4*2*5 = 160.  BRAM: accumulators C[4][4], 16 words of 32
+	 * bits: 1 each, 16; A: 4 lines of A[4][16], lane 2 widened to 8
+	 * (divides 16): 256 bits x 8, 8 blocks x 2 copies x 4 = 64; B[k][j]
+	 * walks j innermost, not k: lane 1, widened to 4 (its run): 128
+	 * bits x 16, 4 x 2 x 4 = 32; C's drain C[4][4] packed 2: 64 bits x
+	 * 8, 2 x 16 = 32.  Total 144.
 	 */
 	{ "compute bound", T_MM64, 0, &easy_board, &t32,
-	  { 16, 16, 16, 4, 4, 2 }, 8328, 160, 0, 16, 4, 4, 1 },
+	  { 16, 16, 16, 4, 4, 2 }, 8328, 160, 144, 16, 4, 4, 1 },
 	/* The same with T_k = 12: ceil(64/12) = 6 padded tiles along k,
 	 * 96 tiles.  comp = 4*4*12/2 = 96.  A: 4 lines of 4x12 = 48 words,
 	 * 192, run 12 -> 4 per beat (the power of two dividing 12): 48
 	 * beats; B: 4 lines of 12x4: 192, run 4 -> 48 beats; bandwidth
 	 * 384*4/32 = 48.  load = 48 + 10 = 58; pipe = 58 + 95*96 + 96 =
 	 * 9274; main = max(9274, 540) + 36 = 9310; cycles = 18 + 9310 + 8
-	 * = 9336.  BRAM: lines of 48 words in 2 banks of 24 -> 0.
+	 * = 9336.  BRAM: accumulators 16; A[4][12], lane 2 widened to 4
+	 * (8 does not divide 12): 128 bits x 12, 4 x 2 x 4 = 32; B[12][4]
+	 * lane 4: 128 bits x 12, 32; drain 32.  Total 112.
 	 */
 	{ "padded tile, packing 4", T_MM64, 0, &easy_board, &t32,
-	  { 16, 16, 12, 4, 4, 2 }, 9336, 160, 0, 16, 4, 4, 1 },
+	  { 16, 16, 12, 4, 4, 2 }, 9336, 160, 112, 16, 4, 4, 1 },
 	/* 1024^3 fp32 on the u250: 300 MHz, 77 GB/s -> 256.67 bytes per
 	 * cycle, 16 words per 512-bit beat, DRAM latency 64, fp32 adder 5
 	 * cycles.  T=(128,128,64), L=8x8, S=4: R=C=16, II=1, tiles 8*8*16 =
@@ -348,13 +356,14 @@ static const struct model_case model_cases[] = {
 	 * Drain: 16384 words, run 128 -> 16 per beat: 1024 (bandwidth 256)
 	 * + 16 = 1040, x 64 = 66560: main = 1115136 + 1040 = 1116176.
 	 * cycles = (64 + 32) + 1116176 + 32 = 1116304.  dsp = 256*4*5 =
-	 * 5120.  BRAM: accumulators 32b x 64 -> 1, x 2 x 256 = 512; A: 16
-	 * lines of 512 words in 4 banks of 128 (4096 bits -> 1): 4 x 2 x 16
-	 * = 128; B the same, 128; total 768 (no bank is deep enough for
-	 * URAM).
+	 * 5120.  BRAM: accumulators C[8][8], 64 words: 1 x 256 = 256; A:
+	 * 16 lines of A[8][64], lane 4 widened to 8: 256 bits x 64, 8 x 2
+	 * x 16 = 256; B[64][8], lane 1 widened to 8: 256 bits x 64, 256; the
+	 * drain C[8][8] packed 2: 64 bits x 32, 2 x 256 = 512.  Total 1280,
+	 * no URAM (AutoSA binds no buffer to it without --uram).
 	 */
 	{ "u250 fp32 1024^3", T_MM1024, 0, NULL, NULL,
-	  { 128, 128, 64, 8, 8, 4 }, 1116304, 5120, 768, 256, 16, 16, 1 },
+	  { 128, 128, 64, 8, 8, 4 }, 1116304, 5120, 1280, 256, 16, 16, 1 },
 };
 
 /* Relative comparison of doubles: the model may evaluate a formula in a
@@ -845,14 +854,19 @@ static void test_alloc_rejects(void **state)
  * network fabric.
  *
  * LUT/FF (fp32 lane 350/500, PE control 200/300, I/O module 400/600, L3
- * module 1500/2500, a depth-2 FIFO of w bits w+8 LUT and w+8 FF): PEs
- * 16*(200 + 2*350) = 14400 LUT, 16*(300 + 2*500) = 20800 FF.  A: 4 line
- * modules, 16 + 4 + 1 FIFOs of 64 bits (72/72): 1500 + 1600 + 1512 =
- * 4612 LUT, 2500 + 2400 + 1512 = 6412 FF; B the same; C (interior): 16
- * lines + 4 chain modules, 37 FIFOs of 32 bits: 1500 + 8000 + 1480 = 10980
- * LUT, 2500 + 12000 + 1480 = 15980 FF.  Network 20204 LUT, 28804 FF.
- * Daisy: 34604 LUT, 49604 FF; multicast: 14400 + 1.06*20204 -> 35817,
- * 20800 + 1.06*28804 -> 51333.
+ * module 1500/2500, a line's dummy module 30/40, a depth-2 FIFO of w bits
+ * w+8 LUT and w+8 FF): PEs 16*(200 + 2*350) = 14400 LUT, 16*(300 + 2*500)
+ * = 20800 FF; their operand registers A[2] and B[2], 16*128 = 2048 FF (the
+ * accumulators are in BRAM).  A: 20 FIFOs of 64 bits into the PEs and
+ * their dummies (1440/1440), 4 L2 modules (1600/2400), 5 chain FIFOs of
+ * 256 bits (1320/1320), the L3 module, 4 dummies (120/160): 5980 LUT,
+ * 7820 FF.  B: FIFOs of 32 bits (800/800), modules 1600/2400, chain of
+ * 128 bits (680/680), 1500/2500, 120/160: 4700 LUT, 6540 FF.  C (drain):
+ * 16 FIFOs of 32 bits (640/640), 16 L1 modules (6400/9600), 20 L1 chain
+ * FIFOs of 64 bits (1440/1440), 4 L2 modules (1600/2400), 5 L2 chain
+ * FIFOs (360/360), the L3 module: 11940 LUT, 16940 FF.  Network 22620
+ * LUT, 31300 FF.  Daisy: 37020 LUT, 54148 FF; multicast adds 6% of the
+ * network: 1357 (1357.2 rounded) and 1878: 38377 LUT, 56026 FF.
  *
  * Off-chip: 64 tiles x 512 words in + 16 x 256 words out = 36864 words =
  * 147456 bytes either way (A and B are not shared between PE lines).
@@ -875,11 +889,11 @@ static const struct net_case {
 	int64_t lut, ff, offchip;
 	double energy;
 } net_cases[] = {
-	{ "daisy, double-buffered", 0, 1, SIM_OK, 8328, 100, 34604, 49604,
+	{ "daisy, double-buffered", 0, 1, SIM_OK, 8328, 100, 37020, 54148,
 	  147456, 4.99490816e-5 },
-	{ "daisy, single-buffered", 0, 0, SIM_OK, 13530, 100, 34604, 49604,
+	{ "daisy, single-buffered", 0, 0, SIM_OK, 13530, 100, 37020, 54148,
 	  147456, 4.99490816e-5 },
-	{ "multicast", 1, 1, SIM_OK, 8325, 100, 35817, 51333, 147456,
+	{ "multicast", 1, 1, SIM_OK, 8325, 100, 38377, 56026, 147456,
 	  4.94968832e-5 },
 	{ "io_network 2", 2, 1, SIM_BAD_KNOB, 0, 0, 0, 0, 0, 0 },
 	{ "double_buffer -1", 0, -1, SIM_BAD_KNOB, 0, 0, 0, 0, 0, 0 },
@@ -888,7 +902,7 @@ static const struct net_case {
 static void test_network_knobs(void **state)
 {
 	poly_template t = make_template(T_MM64);
-	sim_options opt = { 0, 1, 1 };
+	sim_options opt = { 0, 1, 1, 0, 0, { 0, 0, 0 } };
 	dse_error err;
 	sim_model *m = sim_model_alloc(&t, &easy_board, &t32, &opt, &err);
 	size_t i;
@@ -936,7 +950,7 @@ static void test_network_knobs(void **state)
 static void test_multicast_costs(void **state)
 {
 	poly_template t = make_template(T_ELEM);
-	sim_options opt = { 0, 1, 0 };
+	sim_options opt = { 0, 1, 0, 0, 0, { 0, 0, 0 } };
 	dse_error err;
 	sim_model *m = sim_model_alloc(&t, &easy_board, &t32, &opt, &err);
 	int32_t daisy[] = { 16, 64, 1, 1, 0 }, mc[] = { 16, 64, 1, 1, 1 };
@@ -967,8 +981,11 @@ static void test_multicast_costs(void **state)
 	sim_model_free(m);
 }
 
-/* DSP: every fp32 design of mm with 2 operations per point takes 5 DSP
- * per lane, PEs x SIMD x 5; int8 packs two MACs in a DSP, half of int16.
+/* DSP: every fp32 design of mm with 2 operations per point (a multiplier
+ * and an adder a lane) takes 3 + 2 DSP per lane, PEs x SIMD x 5; int16
+ * and int8 one DSP a multiply and the adds in the DSP's post-adder,
+ * PEs x SIMD; int8 with DSP packing two multiplies a DSP, rounded up per
+ * PE.
  */
 static void test_dsp_rule(void **state)
 {
@@ -976,8 +993,9 @@ static void test_dsp_rule(void **state)
 	dse_error err;
 	sim_model *m = sim_model_alloc(&t, &easy_board,
 		arch_dtype_find("fp32"), NULL, &err);
+	sim_options pack = { 0, 0, 0, 1, 0, { 0, 0, 0 } };
 	sim_model *m8 = sim_model_alloc(&t, &easy_board,
-		arch_dtype_find("int8"), NULL, &err);
+		arch_dtype_find("int8"), &pack, &err);
 	sim_model *m16 = sim_model_alloc(&t, &easy_board,
 		arch_dtype_find("int16"), NULL, &err);
 	uint64_t seed = 7;
@@ -1001,11 +1019,9 @@ static void test_dsp_rule(void **state)
 		sim_eval(m8, k, &b);
 		sim_eval(m16, k, &c);
 		assert_int_equal(c.dsp, a.n_pe * k[5]);
-		assert_int_equal(b.dsp, (a.n_pe * k[5] + 1) / 2);
+		assert_int_equal(b.dsp, a.n_pe * ((k[5] + 1) / 2));
 	}
 	assert_true(legal > 100);
-	/* The hand-made types round a fractional DSP cost up per design. */
-	assert_true(t16.dsp_per_mac == 1.5 && t8.dsp_per_mac == 1.0);
 	sim_model_free(m);
 	sim_model_free(m8);
 	sim_model_free(m16);
@@ -1069,7 +1085,7 @@ static void test_property_kernels(void **state)
 {
 	static const int64_t params[POLY_MAX_PARAMS] = { 12, 10, 8, 9, 3,
 		3, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8 };
-	sim_options opt = { 1, 1, 1 };
+	sim_options opt = { 1, 1, 1, 0, 0, { 0, 0, 0 } };
 	uint64_t seed = 2024;
 	int i;
 
