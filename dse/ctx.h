@@ -410,6 +410,7 @@ typedef struct dse_eval_opts {
 	int io_network;		/* enum sim_io_network; -1: not given */
 	int double_buffer;	/* 0 or 1; -1: not given */
 	int json;		/* one JSON object instead of a table */
+	int breakdown;		/* every module, buffer and FIFO too */
 } dse_eval_opts;
 
 /* "dse eval": evaluates the design opts->sa_sizes names (any space-time

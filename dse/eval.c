@@ -18,10 +18,14 @@
 #include "ctx.h"
 #include "sa_sizes.h"
 
-/* What rank 0 evaluated: the design and its metrics. */
+/* What rank 0 evaluated: the design, its metrics and, when asked for,
+ * its breakdown.
+ */
 struct design {
 	dse_design d;
 	sim_metrics m;
+	int n_parts;		/* -1: no breakdown asked for */
+	sim_part parts[SIM_MAX_PARTS];
 };
 
 /* The loops of the knobs of one kind ("i, j, k") and their number. */
@@ -389,6 +393,58 @@ void dse_resource_lines(FILE *out, const dse_ctx *ctx,
 	dse_resource_line(out, ctx, "FF", SIM_M_FF, m->ff);
 }
 
+/* A count of the breakdown's table, "-" where the row has none. */
+static void part_cell(FILE *out, int width, int64_t v, int has)
+{
+	if (has)
+		fprintf(out, " %*lld", width, (long long) v);
+	else
+		fprintf(out, " %*s", width, "-");
+}
+
+/* The breakdown as a table: a row per kind of module (its own logic),
+ * then its buffers and FIFOs, each with the resources of all its
+ * instances; the total row is what the metrics above say, with BRAM in
+ * 36-Kb tiles too, as Vivado reports it.
+ */
+static void print_breakdown(const struct design *d, FILE *out)
+{
+	int64_t dsp = 0, bram = 0, uram = 0, lut = 0, ff = 0;
+	int i;
+
+	fprintf(out, "\nbreakdown (resources of all instances of a row)\n");
+	fprintf(out, "  %-22s %-34s %6s %5s %6s %5s %3s %-6s %6s %7s %5s "
+		"%8s %8s\n", "module", "part", "count", "width", "depth",
+		"banks", "x", "memory", "DSP", "BRAM18K", "URAM", "LUT", "FF");
+	for (i = 0; i < d->n_parts; i++) {
+		const sim_part *p = &d->parts[i];
+		int buf = p->kind != SIM_PART_MODULE;
+
+		fprintf(out, "  %-22s %-34s", p->module, buf ? p->name : "");
+		part_cell(out, 6, p->count, 1);
+		part_cell(out, 5, p->width, buf);
+		part_cell(out, 6, p->depth, buf);
+		part_cell(out, 5, p->banks, buf);
+		part_cell(out, 3, p->copies, buf);
+		fprintf(out, " %-6s", buf ? arch_mem_name(p->mem) : "-");
+		fprintf(out, " %6lld %7lld %5lld %8lld %8lld\n",
+			(long long) p->dsp, (long long) p->bram18k,
+			(long long) p->uram, (long long) p->lut,
+			(long long) p->ff);
+		dsp += p->dsp;
+		bram += p->bram18k;
+		uram += p->uram;
+		lut += p->lut;
+		ff += p->ff;
+	}
+	fprintf(out, "  %-22s %-34s %6s %5s %6s %5s %3s %-6s %6lld %7lld %5lld "
+		"%8lld %8lld\n", "total", "", "", "", "", "", "", "",
+		(long long) dsp, (long long) bram, (long long) uram,
+		(long long) lut, (long long) ff);
+	fprintf(out, "  BRAM18K %lld = %.1f BRAM36 tiles; x: copies (2 for "
+		"ping-pong buffers)\n", (long long) bram, (double) bram / 2.0);
+}
+
 static void print_text(const dse_ctx *ctx, const struct design *d,
 	FILE *out)
 {
@@ -422,6 +478,8 @@ static void print_text(const dse_ctx *ctx, const struct design *d,
 		(double) m->offchip_bytes / (1024.0 * 1024.0));
 	fprintf(out, "  %-14s %.6g J\n", "energy", m->energy_j);
 	fprintf(out, "  %-14s %.6g J*s\n", "EDP", m->edp);
+	if (d->n_parts >= 0)
+		print_breakdown(d, out);
 }
 
 void dse_print_fit(FILE *out, const dse_ctx *ctx, const sim_metrics *m)
@@ -571,6 +629,43 @@ void dse_json_board(FILE *out, const dse_ctx *ctx, const sim_metrics *m)
 	fputc('}', out);
 }
 
+static const char *const part_kinds[] = { "module", "buffer", "fifo" };
+
+/* The breakdown as "breakdown": an array of rows (JSON null for the memory
+ * of a module row).
+ */
+static void json_breakdown(const struct design *d, FILE *out)
+{
+	int i;
+
+	fputs(",\"breakdown\":[", out);
+	for (i = 0; i < d->n_parts; i++) {
+		const sim_part *p = &d->parts[i];
+
+		fprintf(out, "%s{\"kind\":\"%s\"", i ? "," : "",
+			part_kinds[p->kind]);
+		dse_json_str(out, "module", p->module);
+		dse_json_str(out, "part", p->name);
+		dse_json_i64(out, "level", p->level);
+		dse_json_i64(out, "count", p->count);
+		dse_json_i64(out, "width", p->width);
+		dse_json_i64(out, "depth", p->depth);
+		dse_json_i64(out, "banks", p->banks);
+		dse_json_i64(out, "copies", p->copies);
+		if (p->mem >= 0)
+			dse_json_str(out, "memory", arch_mem_name(p->mem));
+		else
+			fputs(",\"memory\":null", out);
+		dse_json_i64(out, "dsp", p->dsp);
+		dse_json_i64(out, "bram18k", p->bram18k);
+		dse_json_i64(out, "uram", p->uram);
+		dse_json_i64(out, "lut", p->lut);
+		dse_json_i64(out, "ff", p->ff);
+		fputc('}', out);
+	}
+	fputc(']', out);
+}
+
 static void print_json(const dse_ctx *ctx, const struct design *d,
 	FILE *out)
 {
@@ -607,7 +702,10 @@ static void print_json(const dse_ctx *ctx, const struct design *d,
 	for (k = 0; k < sim_model_n_knobs(d->d.model); k++)
 		fprintf(out, "%s\"%s\":%d", k ? "," : "",
 			sim_model_knob_name(d->d.model, k), (int) d->d.knobs[k]);
-	fputs("}}\n", out);
+	fputc('}', out);
+	if (d->n_parts >= 0)
+		json_breakdown(d, out);
+	fputs("}\n", out);
 }
 
 /* Rank 0's part.  An illegal design, or one over the board, is printed,
@@ -617,25 +715,32 @@ static void print_json(const dse_ctx *ctx, const struct design *d,
 static dse_stat eval_root(const dse_ctx *ctx, const dse_eval_opts *opts,
 	dse_error *err)
 {
-	struct design d;
+	struct design *d = calloc(1, sizeof(*d));
 	dse_stat st;
 
-	memset(&d, 0, sizeof(d));
+	if (!d)
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	d->n_parts = -1;
 	st = dse_design_build(ctx, opts->sa_sizes, opts->io_network,
-		opts->double_buffer, &d.d, err);
+		opts->double_buffer, &d->d, err);
 	if (st == dse_stat_ok) {
-		sim_eval(d.d.model, d.d.knobs, &d.m);
-		if (opts->json)
-			print_json(ctx, &d, stdout);
+		if (opts->breakdown)
+			sim_breakdown(d->d.model, d->d.knobs, d->parts,
+				&d->n_parts, &d->m);
 		else
-			print_text(ctx, &d, stdout);
+			sim_eval(d->d.model, d->d.knobs, &d->m);
+		if (opts->json)
+			print_json(ctx, d, stdout);
+		else
+			print_text(ctx, d, stdout);
 		if (fflush(stdout) != 0 || ferror(stdout))
 			st = dse_error_set(err, DSE_E_IO, "cannot write the "
 				"evaluation to standard output");
 	}
 	if (st == dse_stat_ok)
-		st = dse_fit_verdict(ctx, d.d.sa, &d.m, err);
-	dse_design_clear(&d.d);
+		st = dse_fit_verdict(ctx, d->d.sa, &d->m, err);
+	dse_design_clear(&d->d);
+	free(d);
 	return st;
 }
 

@@ -20,7 +20,7 @@ static const char usage[] =
 "       dse analyze [--json] [--space-time N] [sweep.cfg]\n"
 "       dse [analyze] [-D NAME[=VALUE]]... [-I DIR]... kernel.c\n"
 "       dse eval --sa-sizes STRING [--io-network daisy|multicast]\n"
-"                [--double-buffer 0|1] [--json] [sweep.cfg]\n"
+"                [--double-buffer 0|1] [--breakdown] [--json] [sweep.cfg]\n"
 "       dse simulate --sa-sizes STRING [--mode full|sampled|analytic]\n"
 "                [--io-network ..] [--double-buffer ..] [--fifo-depth N]\n"
 "                [--samples N] [--seed N] [--json] [sweep.cfg]\n"
@@ -112,7 +112,7 @@ static const char analyze_usage[] =
 
 static const char eval_usage[] =
 "Usage: dse eval --sa-sizes STRING [--io-network daisy|multicast]\n"
-"                [--double-buffer 0|1] [--json] [sweep.cfg]\n"
+"                [--double-buffer 0|1] [--breakdown] [--json] [sweep.cfg]\n"
 "\n"
 "Evaluates one design of the kernel in sweep.cfg (the built-in matrix\n"
 "multiply without a config) on the config's board with the model a sweep\n"
@@ -134,6 +134,10 @@ static const char eval_usage[] =
 "                        [space] io_network value, else daisy\n"
 "      --double-buffer B 1 (on) or 0 (off); default: the config's single\n"
 "                        [space] double_buffer value, else 1\n"
+"      --breakdown       list every module AutoSA generates for the design\n"
+"                        with its buffers and FIFOs (width, depth, banks,\n"
+"                        copies, memory) and their resources, as in AutoSA's\n"
+"                        resource report\n"
 "      --json            print one JSON object instead of a table\n"
 "  -h, --help            show this help and exit\n"
 "\n"
@@ -376,6 +380,7 @@ static int parse_eval(int argc, char **argv, struct cli *cli, char *msg,
 		{ "sa-sizes", required_argument, NULL, 's' },
 		{ "io-network", required_argument, NULL, 'n' },
 		{ "double-buffer", required_argument, NULL, 'b' },
+		{ "breakdown", no_argument, NULL, 'r' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -387,6 +392,7 @@ static int parse_eval(int argc, char **argv, struct cli *cli, char *msg,
 	while ((c = getopt_long(argc, argv, ":s:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': cli->eopt.sa_sizes = optarg; break;
+		case 'r': cli->eopt.breakdown = 1; break;
 		case 'j': cli->eopt.json = 1; break;
 		case 'h': cli->help = 1; break;
 		case 'n': case 'b':
