@@ -3,7 +3,8 @@
 # JSON (read back by Python), the candidate picked by space_time, an
 # illegal design (exit 1, the rule named, JSON still printed), a design
 # over the board (exit 1, each resource named) and board fit relaxed by a
-# percentage above 100%, malformed
+# percentage above 100%, an int32 kernel, the --breakdown table and
+# JSON adding up to the metrics, malformed
 # strings and lists of the wrong length (exit 2), and MPI ranks agreeing.
 . "$(dirname "$0")/common.sh"
 PY=/usr/bin/python3
@@ -95,6 +96,54 @@ expect_line "$out" '^  status +legal$' "relaxed status"
 sed 's/^constraints.*/constraints = lut <= 600%/' "$SMALL" >"$TMP/lut.cfg"
 run_status 1 "LUT relaxed only" eval --sa-sizes "$OVER" "$TMP/lut.cfg"
 expect_line "$out" '^  status +over the board: DSP 81920 \(666\.7% of 12288\), BRAM18K [0-9]+ \([0-9.]+% of 5376\), FF [0-9]+ ' "LUT relaxed status"
+
+# int32 (C int): a lane is one 32-bit multiplier of three DSP slices (three
+# 27x18 partial products) with the add in the fabric, so 256 PEs of 4
+# lanes take 3,072 DSP; integers are counted in GOP/s.
+sed 's/^dtype.*/dtype = int32/' "$SMALL" >"$TMP/int32.cfg"
+run_status 0 "int32" eval --sa-sizes "$GOOD" "$TMP/int32.cfg"
+expect_line "$out" '^dse eval: mm on u250, int32, space_time\[3\]$' "int32 heading"
+expect_line "$out" '^  DSP +3072 \(25\.0% of 12288\)$' "int32 DSP, 3 x 256 PEs x 4 lanes"
+expect_line "$out" '^  throughput +[0-9.]+ GOP/s$' "int32 throughput in GOP/s"
+
+# --breakdown: every module AutoSA generates, with its buffers and FIFOs;
+# the rows add up to the design's metrics, in the table and in the JSON.
+# The output C stays in the PEs, so each of the 8 x 32 PEs has a
+# C_drain_IO_L1_out module beside it.
+run_status 0 "breakdown" eval --breakdown --sa-sizes "$GOOD" "$SMALL"
+expect_line "$out" '^  module +part +count +width +depth +banks +x +memory +DSP +BRAM18K +URAM +LUT +FF$' "breakdown header"
+expect_line "$out" '^  C_drain_IO_L1_out +256 ' "one drain L1 module per PE"
+expect_line "$out" '^  A_IO_L2_in +local_A +8 +[0-9]+ +[0-9]+ +1 +2 BRAM ' "ping-pong L2 buffer of A in BRAM"
+$PY - "$out" <<'PYEOF' && ok || fail "breakdown total row: $out"
+import re, sys
+t = sys.argv[1]
+val = {k: int(re.search(r"^  %s +([0-9]+) " % k, t, re.M).group(1))
+       for k in ("DSP", "BRAM18K", "URAM", "LUT", "FF")}
+tot = re.search(r"^  total +([0-9]+) +([0-9]+) +([0-9]+) +([0-9]+) +([0-9]+)$",
+                t, re.M)
+assert tot, "no total row"
+assert [int(x) for x in tot.groups()] == \
+    [val[k] for k in ("DSP", "BRAM18K", "URAM", "LUT", "FF")], (tot.groups(), val)
+PYEOF
+run_status 0 "breakdown json" eval --json --breakdown --sa-sizes "$GOOD" "$SMALL"
+$PY - "$out" <<'PYEOF' && ok || fail "breakdown JSON: $out"
+import json, sys
+d = json.loads(sys.argv[1])
+rows = d["breakdown"]
+for k in ("dsp", "bram18k", "uram", "lut", "ff"):
+    assert sum(r[k] for r in rows) == d[k], (k, sum(r[k] for r in rows), d[k])
+kinds = {r["kind"] for r in rows}
+assert kinds == {"module", "buffer", "fifo"}, kinds
+for r in rows:
+    assert (r["memory"] is None) == (r["kind"] == "module"), r
+    assert r["memory"] in (None, "FF", "SRL", "LUTRAM", "BRAM", "URAM"), r
+    assert r["count"] > 0, r
+pe = [r for r in rows if r["kind"] == "module" and r["module"] == "PE"]
+assert len(pe) == 1 and pe[0]["count"] == d["n_pe"] == 256, pe
+PYEOF
+run_status 0 "no breakdown without the option" eval --json --sa-sizes "$GOOD" "$SMALL"
+$PY -c 'import json,sys; assert "breakdown" not in json.loads(sys.argv[1])' "$out" &&
+	ok || fail "breakdown in JSON without --breakdown"
 
 # Bad input: exit 2, a message that says what is expected, nothing on
 # standard output.
