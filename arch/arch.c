@@ -316,6 +316,15 @@ const char *arch_mem_name(int mem)
 	return mem >= 0 && mem < ARCH_N_MEM ? mem_names[mem] : NULL;
 }
 
+int64_t arch_bank_depth(int64_t depth, int64_t *banks)
+{
+	if (*banks < 1)
+		*banks = 1;
+	if (*banks > depth)
+		*banks = depth;
+	return dse_cdiv(depth, *banks);
+}
+
 void arch_buffer_cost(int mem, int width_bits, int64_t depth, int64_t banks,
 	arch_mem_cost *out)
 {
@@ -325,11 +334,7 @@ void arch_buffer_cost(int mem, int width_bits, int64_t depth, int64_t banks,
 	memset(out, 0, sizeof(*out));
 	if (width_bits <= 0 || depth <= 0)
 		return;
-	if (banks < 1)
-		banks = 1;
-	if (banks > depth)
-		banks = depth;
-	bank = banks == 1 ? depth : dse_cdiv(depth, banks);
+	bank = arch_bank_depth(depth, &banks);
 	switch (mem) {
 	case ARCH_MEM_BRAM:
 		out->bram18k = banks * arch_bram18k_bound(width_bits, bank);

@@ -106,6 +106,12 @@ typedef struct arch_mem_cost {
 	int64_t bram18k, uram, lut, ff;
 } arch_mem_cost;
 
+/* The words of one bank of a buffer of "depth" words (> 0) split
+ * cyclically into *banks banks: ceil(depth / banks), with *banks first
+ * brought into 1..depth (a bank holds at least one word).
+ */
+int64_t arch_bank_depth(int64_t depth, int64_t *banks);
+
 /* The cost of a buffer of "depth" words of "width_bits" bound to memory
  * "mem" and split cyclically into "banks" banks of ceil(depth/banks)
  * words, each bank its own memory (as HLS implements ARRAY_PARTITION):

@@ -183,11 +183,7 @@ void arch_buffer_map(const arch_board *board, int width_bits, int64_t depth,
 	*bram18k = *uram = 0;
 	if (width_bits <= 0 || depth <= 0)
 		return;
-	if (banks < 1)
-		banks = 1;
-	if (banks > depth)
-		banks = depth;
-	bank_depth = (depth + banks - 1) / banks;
+	bank_depth = arch_bank_depth(depth, &banks);
 	b = arch_bram18k(width_bits, bank_depth);
 	u = arch_uram(width_bits, bank_depth);
 	if (board && board->uram > 0 && b >= u * URAM_MIN_BRAMS) {
