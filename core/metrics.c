@@ -22,6 +22,17 @@ static const char *const status_names[SIM_N_STATUS] = {
 #undef SIM_STATUS_NAME
 };
 
+static const char *const bound_names[SIM_N_BOUNDS] = {
+#define SIM_BOUND_NAME(id, name) [id] = name,
+	SIM_BOUND_TABLE(SIM_BOUND_NAME)
+#undef SIM_BOUND_NAME
+};
+
+const char *sim_bound_name(int bound)
+{
+	return bound >= 0 && bound < SIM_N_BOUNDS ? bound_names[bound] : "";
+}
+
 static int metric_valid(enum sim_metric m)
 {
 	return (int) m >= 0 && (int) m < SIM_N_METRICS;

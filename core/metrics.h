@@ -31,7 +31,36 @@ typedef struct sim_metrics {
 	int32_t pe_cols;	/* along the second (1 for a 1-D array) */
 	int32_t ii;		/* initiation interval of the PE loop */
 	int32_t status;		/* enum sim_status */
+	int32_t bound_by;	/* enum sim_bound: what bounds the cycles */
+	int32_t bound_group;	/* the I/O group (of the family's template)
+				 * of an "io" or "drain" bound, else -1 */
+	double bound_share;	/* share of the cycles it is busy, 0..1 */
 } sim_metrics;
+
+/* What bounds a design's cycles, X(id, name): the resource busiest over
+ * the run.  compute: the PEs (its share is their utilisation); dram: the
+ * board's bandwidth, loads and drains together; io: the I/O network of
+ * one array (its DRAM port's beats, the chain or crossbar of its PE
+ * lines, or the feed of a line's first PE); drain: the drain of one
+ * array's results.  SIM_BOUND_NONE: not evaluated, or a family that does
+ * not say.  The numbers are written to results files: new ones go at the
+ * end.
+ */
+#define SIM_BOUND_TABLE(X) \
+	X(SIM_BOUND_NONE, "") \
+	X(SIM_BOUND_COMPUTE, "compute") \
+	X(SIM_BOUND_DRAM, "dram") \
+	X(SIM_BOUND_IO, "io") \
+	X(SIM_BOUND_DRAIN, "drain")
+
+enum sim_bound {
+#define SIM_BOUND_ID(id, name) id,
+	SIM_BOUND_TABLE(SIM_BOUND_ID)
+#undef SIM_BOUND_ID
+	SIM_N_BOUNDS
+};
+/* "compute", "dram", "io", "drain"; "" for none or out of range. */
+const char *sim_bound_name(int bound);
 
 /* Why a point is not a legal design, X(id, name): SIM_OK for legal ones.
  * SIM_BAD_TILE: array_part is not in 1..loop bound (it need not divide it:

@@ -1070,6 +1070,63 @@ static void set_cycles(const sim_model *m, sim_cycle_report *out,
 	out->cycles_low = out->cycles_high = (double) cycles;
 }
 
+/* Keeps "busy" cycles of resource "kind" (group g) as the bound when
+ * they are more than the bound so far.
+ */
+static void keep_busiest(sim_metrics *m, double *most, double busy,
+	int kind, int g)
+{
+	if (busy <= *most)
+		return;
+	*most = busy;
+	m->bound_by = kind;
+	m->bound_group = g;
+}
+
+/* What bounds the simulated design, as the simulation saw it: the
+ * resource busiest over the run (the PEs, a group's I/O modules, the
+ * crossbar, a drain, the DRAM channel), with the share of the cycles it
+ * was busy.  The analytic model says the same from its formulas
+ * (point_bound in model.c); bench_agree counts where they differ.  The
+ * crossbar is charged to the input group whose modules were busiest.
+ */
+static void full_bound(const struct cyc *c, sim_cycle_report *out,
+	int64_t end)
+{
+	sim_metrics *m = &out->metrics;
+	double most = 0, io = 0;
+	int g, io_group = -1;
+
+	m->bound_by = SIM_BOUND_COMPUTE;
+	m->bound_group = -1;
+	keep_busiest(m, &most, (double) c->pe.busy, SIM_BOUND_COMPUTE, -1);
+	for (g = 0; g < c->n_in; g++) {
+		const struct cyc_stat *st = c->stat + (size_t) g * c->n_stage;
+		double busy = (double) st[0].busy;
+
+		for (int64_t j = 1; !c->in[g].xbar && j <= c->in[g].chain; j++)
+			if ((double) st[j].busy > busy)
+				busy = (double) st[j].busy;
+		if (busy > io || io_group < 0) {
+			io = busy;
+			io_group = c->m->in[g].group;
+		}
+		keep_busiest(m, &most, busy, SIM_BOUND_IO,
+			c->m->in[g].group);
+	}
+	if (c->p.net == SIM_NET_MULTICAST && io_group >= 0)
+		keep_busiest(m, &most, (double) c->run.x_busy, SIM_BOUND_IO,
+			io_group);
+	for (g = 0; g < c->n_out; g++)
+		keep_busiest(m, &most, (double) c->out_stat[g].busy,
+			SIM_BOUND_DRAIN, c->m->out[g].group);
+	keep_busiest(m, &most, (double) cycle_at(c->run.ch_busy),
+		SIM_BOUND_DRAM, -1);
+	m->bound_share = end > 0 ? most / (double) end : 0;
+	if (m->bound_share > 1)
+		m->bound_share = 1;
+}
+
 /* The full simulation: the window of every tile. */
 static void run_full(struct cyc *c, sim_cycle_report *out)
 {
@@ -1084,6 +1141,7 @@ static void run_full(struct cyc *c, sim_cycle_report *out)
 	out->dram_gbps = c->run.bytes / secs / 1e9;
 	out->pe_utilisation = (double) c->pe.busy / (double) end;
 	sim__cyc_modules(c, out);
+	full_bound(c, out, end);
 }
 
 dse_stat sim_simulate(const sim_model *model, const int32_t *knobs,

@@ -54,18 +54,31 @@ struct point {
 
 /* What the input groups cost per L1 tile, and their fabric. */
 struct inputs {
-	int64_t load;		/* cycles to load one tile's inputs */
+	int64_t load;		/* cycles an L3 module spends on a tile: the
+				 * DRAM latency, then its beats */
+	int64_t xfer;		/* cycles from the first beat to the last
+				 * at the lines: the slowest of the ports,
+				 * the network and the DRAM channel */
+	int64_t net;		/* cycles of the network (chains, or the
+				 * crossbar's turns) per tile */
+	int64_t lat;		/* the DRAM latency a tile waits for */
 	int64_t feed;		/* cycles of the slowest L1 feed */
-	int64_t fanout;		/* cycles to reach every PE the first time */
+	int64_t reach;		/* cycles from a tile's last beat at its L3
+				 * module to the last line buffer */
 	double dram_words;	/* words read from DRAM per L1 tile */
 	double hops, buf;	/* network hops and buffer accesses */
+	int64_t io;		/* cycles of the busiest group's I/O network
+				 * (port beats, chain or feed) per tile */
+	int io_group;		/* its group in the template */
 };
 
 /* What the output groups cost over the whole kernel. */
 struct outputs {
-	int64_t drain;		/* cycles of every output tile's drain */
-	int64_t last;		/* of the last output tile */
+	int64_t n[POLY_MAX_GROUPS];	/* output tiles of each group */
+	int64_t cost[POLY_MAX_GROUPS];	/* cycles of one's drain */
 	double dram_words, hops, buf;
+	int64_t worst;		/* drain cycles of the busiest group */
+	int worst_group;	/* its group in the template */
 };
 
 /* a / b for a >= 0 and b > 0, and in *exact whether b divides a.  Knob
@@ -346,8 +359,10 @@ static int64_t line_tile(const sim_model *m, const int64_t *lat,
 	return lines;
 }
 
-/* One input group for one L1 tile: DRAM words, port beats, the L2-level
- * network cycles (into *net), L1 feed, fan-out, hops and buffer accesses.
+/* One input group for one L1 tile: DRAM words, port beats (which are
+ * also its network's cycles: the chain or the crossbar takes a beat a
+ * cycle), L1 feed, the hops to its last line, network hops and buffer
+ * accesses.
  *
  * The daisy chain moves each PE line's data separately: the L3 module
  * reads it line by line (a strip per line, as AutoSA's I/O loops run over
@@ -356,35 +371,34 @@ static int64_t line_tile(const sim_model *m, const int64_t *lat,
  * line that needs it.  Returns the port beats; -1 on overflow.
  */
 static int64_t load_group(const sim_model *m, const struct point *p,
-	const sim__input *in, int mc, int64_t *net, struct inputs *acc)
+	const sim__input *in, int mc, struct inputs *acc)
 {
 	int64_t lt[POLY_MAX_LOOPS], dt[POLY_MAX_LOOPS], w_line, words, beats;
 	int64_t lines = line_tile(m, p->lat, in->dir0_mask, p->t1, lt);
-	int64_t targets = p->n_pe / lines, pk, feed;
+	int64_t targets = p->n_pe / lines, feed;
 	const int64_t *tile = m->l2 ? p->t2 : p->t1;
 	int ovf = 0;
 
 	w_line = fp_words(&in->fp, lt);
 	if (mc) {
 		words = fp_words(&in->fp, tile);
-		pk = pack(fp_run(&in->fp, tile), m->port_words);
 	} else {
 		/* Filled first: dt is read by the footprint below. */
 		int64_t strips = line_tile(m, p->lat, in->dir0_mask, tile, dt);
 
 		words = cmul(strips, fp_words(&in->fp, dt), &ovf);
-		pk = pack(fp_run(&in->fp, dt), m->port_words);
 	}
-	/* With a second tiling level the L3 buffer is loaded once per L2
-	 * tile, spread over the L1 tiles it serves.
+	/* With a second tiling level the L3 buffer holds an L2 tile: DRAM
+	 * reads it once, a share of it per L1 tile, and the L3 module still
+	 * sends each L1 tile's beats (cycle.c).
 	 */
-	beats = ceil_div(ceil_div(words, pk), p->per_l2);
 	acc->dram_words += (double) words / (double) p->per_l2;
-	/* The L2 level: the chain carries every line's data through its
-	 * head; the crossbar writes the tile once.
+	/* The port's beats: the crossbar takes the tile once, the chain
+	 * every line's data through its head, each beat the packing of the
+	 * contiguous run.
 	 */
 	words = mc ? fp_words(&in->fp, p->t1) : cmul(lines, w_line, &ovf);
-	*net = ceil_div(words, pack(fp_run(&in->fp, mc ? p->t1 : lt),
+	beats = ceil_div(words, pack(fp_run(&in->fp, mc ? p->t1 : lt),
 		m->port_words));
 	/* L1: each line's first PE takes its data S words at a time when
 	 * the data moves along the simd loop, else as the PE's own run
@@ -393,8 +407,15 @@ static int64_t load_group(const sim_model *m, const struct point *p,
 	feed = ceil_div(w_line, in->packed ? p->s :
 		pack(fp_run(&in->fp, p->pe), p->s));
 	acc->feed = max64(acc->feed, feed);
-	acc->fanout = max64(acc->fanout, mc ?
-		arch_multicast_levels(p->n_pe) : p->sum_p);
+	if (max64(beats, feed) > acc->io) {
+		acc->io = max64(beats, feed);
+		acc->io_group = in->group;
+	}
+	/* A beat reaches its line after a hop per L2 module of the chain
+	 * before it, or the crossbar's levels (cycle.c).
+	 */
+	acc->reach = max64(acc->reach, p->net == SIM_NET_MULTICAST ?
+		arch_multicast_levels(p->n_pe) : lines);
 	acc->hops += mc ? (double) words * arch_multicast_levels(p->n_pe) :
 		(double) words * (double) (lines + 1) / 2.0 +
 		(double) words * (double) targets;
@@ -406,7 +427,9 @@ static int64_t load_group(const sim_model *m, const struct point *p,
  * daisy chain, its own chain; on the multicast crossbar unicast and
  * multicast transfers are never in flight together, so the unicast groups'
  * transfers and the multicast ones take turns, with a drain of the
- * crossbar between.  Returns 0 on overflow.
+ * crossbar between.  A tile's L3 modules wait the DRAM latency, then send
+ * their beats as fast as the port, the network and the board's bandwidth
+ * allow.  Returns 0 on overflow.
  */
 static int load_tile(const sim_model *m, const struct point *p, double hz,
 	struct inputs *acc)
@@ -415,30 +438,39 @@ static int load_tile(const sim_model *m, const struct point *p, double hz,
 	int g;
 
 	memset(acc, 0, sizeof(*acc));
-	/* Without inputs the wavefront still crosses the array. */
-	if (m->n_in == 0)
-		acc->fanout = p->sum_p;
 	for (g = 0; g < m->n_in; g++) {
 		const sim__input *in = &m->in[g];
 		int mc = p->net == SIM_NET_MULTICAST && in->multicast;
-		int64_t b = load_group(m, p, in, mc, &net, acc);
+		int64_t b = load_group(m, p, in, mc, acc);
 
 		if (b < 0)
 			return 0;
 		beats = max64(beats, b);
 		if (mc)
-			multi = max64(multi, net);
+			multi = max64(multi, b);
 		else
-			uni = max64(uni, net);
+			uni = max64(uni, b);
 	}
 	net = p->net == SIM_NET_MULTICAST ? uni + multi : max64(uni, multi);
+	/* A change of mode waits for the last transfer to reach its
+	 * targets, then for the switch (cycle.c).
+	 */
 	if (uni > 0 && multi > 0 && p->net == SIM_NET_MULTICAST)
-		net += arch_multicast_switch(p->n_pe);
+		net += arch_multicast_switch(p->n_pe) +
+			arch_multicast_levels(p->n_pe) - 1;
 	/* The ports share the board's bandwidth. */
 	bw = (int64_t) ceil(acc->dram_words * m->bytes * hz / m->bytes_per_s);
-	acc->load = max64(max64(beats, net), bw);
-	if (m->n_in > 0)
-		acc->load += ceil_div(m->dram_latency, p->per_l2);
+	acc->lat = m->n_in > 0 ? m->dram_latency : 0;
+	acc->load = max64(beats, bw);
+	/* On the crossbar a group waits for the other mode's turn, and its
+	 * L3 module runs at most a FIFO ahead of its port: it is busy until
+	 * the network's last beat but the FIFO's (cycle.c).
+	 */
+	if (p->net == SIM_NET_MULTICAST)
+		acc->load = max64(acc->load, net - m->logic.fifo_depth);
+	acc->load += acc->lat;
+	acc->xfer = max64(max64(beats, net), bw);
+	acc->net = net;
 	return 1;
 }
 
@@ -454,7 +486,7 @@ static int drain_all(const sim_model *m, const struct point *p,
 	memset(acc, 0, sizeof(*acc));
 	for (g = 0; g < m->n_out; g++) {
 		const sim__output *o = &m->out[g];
-		int64_t n_out = o->every_tile ? n_tiles : 1, words, cost, bw;
+		int64_t n_out = o->every_tile ? n_tiles : 1, words, cost, bw, all;
 
 		/* A product of some of the tile counts: at most n_tiles. */
 		for (l = 0; l < m->band && !o->every_tile; l++)
@@ -465,8 +497,13 @@ static int drain_all(const sim_model *m, const struct point *p,
 			m->bytes_per_s);
 		cost = max64(ceil_div(words, pack(fp_run(&o->fp, p->t1),
 			m->port_words)), bw) + p->p[0];
-		acc->drain = cadd(acc->drain, cmul(n_out, cost, &ovf), &ovf);
-		acc->last += cost;
+		all = cmul(n_out, cost, &ovf);
+		acc->n[g] = n_out;
+		acc->cost[g] = cost;
+		if (all > acc->worst) {
+			acc->worst = all;
+			acc->worst_group = o->group;
+		}
 		acc->dram_words += (double) n_out * (double) words;
 		acc->hops += (double) n_out * (double) words *
 			(double) (p->p[0] + 1) / 2.0;
@@ -475,27 +512,56 @@ static int drain_all(const sim_model *m, const struct point *p,
 	return !ovf;
 }
 
-/* Cycles of the main loop from the per-tile costs: double-buffered, the
- * first load is exposed, then every step costs the slower of loading the
- * next tile and computing this one, the last compute is exposed, and the
- * drain module runs beside them with its last drain exposed; without
- * double buffering every step is serial.  -1 on overflow.
+/* Cycles of a point, on the timeline the cycle simulation follows
+ * (cycle.c), in closed form for tiles of full size.  A tile's inputs take
+ * "occ" cycles of their L3 modules (the DRAM latency, then the beats) and
+ * reach the last line buffer "reach" cycles later: the load takes
+ * d = occ + reach.  The PE takes "step" cycles a tile.  Double-buffered,
+ * the load of tile t+1 may start when tile t-1 is done and its L3 module
+ * has sent tile t, so tiles follow each other every
+ * max(step, occ, (d + step) / 2) cycles; without double buffering every
+ * tile loads after the one before is done: d + step.  The results of a
+ * tile are final "tail" cycles after PE (0, 0) is done (the wavefront
+ * across the array and the accumulation), and each output tile then
+ * crosses the rows to its port (its drain's cost).  Double-buffered,
+ * a group's drains run one after the other from its first output tile
+ * on; without, the first tile of an output tile waits for the drain of
+ * the one before beyond its own load.  -1 on overflow.
  */
-static int64_t main_cycles(const struct point *p, int64_t n_tiles,
-	int64_t load, int64_t comp, const struct outputs *o)
+static int64_t run_cycles(const sim_model *m, const struct point *p,
+	int64_t n_tiles, const struct inputs *in, int64_t step,
+	const struct outputs *o)
 {
-	int64_t pipe;
-	int ovf = 0;
+	int64_t d = in->lat + in->xfer + in->reach, t, done, end, first;
+	int64_t stall;
+	int64_t tail = p->sum_p - m->n_space + m->acc_latency;
+	int g, ovf = 0;
 
-	if (!p->db) {
-		pipe = cadd(cmul(n_tiles, cadd(load, comp, &ovf), &ovf),
-			o->drain, &ovf);
-		return ovf ? -1 : pipe;
+	if (p->db) {
+		t = max64(max64(step, in->load), max64(in->net,
+			ceil_div(d + step, 2)));
+		done = cadd(d + step, cmul(n_tiles - 1, t, &ovf), &ovf);
+	} else {
+		t = d + step;
+		done = cmul(n_tiles, t, &ovf);
 	}
-	pipe = cadd(cadd(load, cmul(n_tiles - 1, max64(load, comp), &ovf),
-		&ovf), comp, &ovf);
-	pipe = cadd(max64(pipe, o->drain - o->last), o->last, &ovf);
-	return ovf ? -1 : pipe;
+	end = cadd(done, tail, &ovf);
+	for (g = 0; g < m->n_out; g++) {
+		int64_t n = o->n[g], c = o->cost[g], at;
+
+		if (p->db) {
+			first = cadd(d + step, cmul(n_tiles / n - 1, t, &ovf),
+				&ovf);
+			at = max64(done + tail + c, cadd(first + tail,
+				cmul(n, c, &ovf), &ovf));
+		} else {
+			stall = max64(0, tail + c - d);
+			at = cadd(cadd(done, cmul(n - 1, stall, &ovf), &ovf),
+				tail + c, &ovf);
+		}
+		end = max64(end, at);
+	}
+	return ovf ? -1 : end;
 }
 
 /* The view of a point's tiling the resource model (resource.c) reads. */
@@ -550,6 +616,40 @@ static double point_energy(const sim_model *m, const struct point *p,
 	return units * m->lane.pj_per_mac * 1e-12;
 }
 
+/* What bounds a legal point: the resource busiest over the run, from the
+ * figures point_time already has (bound_by in sim.h).  The PEs are busy
+ * "comp" cycles a tile, a group's I/O network its port beats, chain or
+ * feed a tile, a drain module its drains, and the DRAM channel the bytes
+ * of the loads and the drains at the board's bandwidth.  Ties go to the
+ * first of compute, io, drain, dram.
+ */
+static void point_bound(int64_t n_tiles, int64_t comp,
+	const struct inputs *in, const struct outputs *o, double dram,
+	sim_metrics *out)
+{
+	double busy = (double) n_tiles * (double) comp;
+
+	out->bound_by = SIM_BOUND_COMPUTE;
+	out->bound_group = -1;
+	if ((double) n_tiles * (double) in->io > busy) {
+		busy = (double) n_tiles * (double) in->io;
+		out->bound_by = SIM_BOUND_IO;
+		out->bound_group = in->io_group;
+	}
+	if ((double) o->worst > busy) {
+		busy = (double) o->worst;
+		out->bound_by = SIM_BOUND_DRAIN;
+		out->bound_group = o->worst_group;
+	}
+	if (dram > busy) {
+		busy = dram;
+		out->bound_by = SIM_BOUND_DRAM;
+		out->bound_group = -1;
+	}
+	busy /= (double) out->cycles;
+	out->bound_share = busy < 1.0 ? busy : 1.0;
+}
+
 /* Cycles, clock, traffic and energy of a legal point.  Returns SIM_OK or
  * SIM_TOO_LARGE.
  */
@@ -558,7 +658,7 @@ static int point_time(const sim_model *m, const struct point *p,
 {
 	struct inputs in;
 	struct outputs o;
-	int64_t n_tiles = 1, comp, ii = 1, main, total;
+	int64_t n_tiles = 1, comp, ii = 1, total;
 	double mhz = m->mhz, hz;
 	int l, ovf = 0;
 
@@ -571,9 +671,8 @@ static int point_time(const sim_model *m, const struct point *p,
 	if (ovf || comp < 0 || !load_tile(m, p, hz, &in) ||
 	    !drain_all(m, p, n_tiles, hz, &o))
 		return SIM_TOO_LARGE;
-	main = main_cycles(p, n_tiles, in.load, max64(comp, in.feed), &o);
-	total = cadd(main, m->dram_latency + in.fanout + p->sum_p, &ovf);
-	if (main < 0 || ovf)
+	total = run_cycles(m, p, n_tiles, &in, max64(comp, in.feed), &o);
+	if (total < 0)
 		return SIM_TOO_LARGE;
 	out->cycles = (uint64_t) total;
 	out->mhz = mhz;
@@ -586,6 +685,8 @@ static int point_time(const sim_model *m, const struct point *p,
 	out->energy_j = point_energy(m, p, (double) n_tiles,
 		(double) (comp / ii), &in, &o);
 	out->edp = out->energy_j * out->latency_s;
+	point_bound(n_tiles, comp, &in, &o, (double) out->offchip_bytes * hz /
+		m->bytes_per_s, out);
 	return SIM_OK;
 }
 

@@ -321,14 +321,15 @@ int agree_case_draw(uint64_t *state, const design_caps *caps,
 	opt.io_network = 1;
 	opt.double_buffer = 1;
 	dtype = dtypes[design_random(state) % 4];
-	c->board = *arch_board_find("u250");
+	c->board = *arch_board_at((int) (design_random(state) %
+		(uint64_t) arch_board_count()));
 	c->model = sim_model_alloc(&c->tmpl, &c->board,
 		arch_dtype_find(dtype), &opt, err);
 	if (!c->model)
 		return -1;
 	len = strlen(c->label);
-	snprintf(c->label + len, sizeof(c->label) - len, " st%d %s%s", st,
-		dtype, opt.array_part_L2 ? " L2" : "");
+	snprintf(c->label + len, sizeof(c->label) - len, " st%d %s %s%s", st,
+		dtype, c->board.name, opt.array_part_L2 ? " L2" : "");
 	return design_draw(c->model, &c->tmpl, caps, state, c->knobs) ? 1 : 0;
 }
 

@@ -74,7 +74,8 @@ int design_by_name(const sim_model *from, const int32_t *kf,
 /* One random case of the agreement between the analytic model and the
  * cycle simulation: a kernel of the examples with small random sizes,
  * written in a random loop order, a random space-time candidate of it,
- * random knob options, data type and board, and a random legal design.
+ * random knob options, data type and board (any built-in board, so that
+ * some designs wait for DRAM), and a random legal design.
  */
 typedef struct agree_case {
 	char label[256];		/* kernel, sizes, order, candidate */
