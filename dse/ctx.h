@@ -484,6 +484,16 @@ void dse_json_board(FILE *out, const dse_ctx *ctx, const sim_metrics *m);
  * resources over it (dse_over_board).
  */
 void dse_print_fit(FILE *out, const dse_ctx *ctx, const sim_metrics *m);
+/* What bounds a legal design "m" of template "t" (sim_metrics.bound_by):
+ * a line "bound by  io A (busy 84.0% of the cycles)", or the members
+ * "bound_by", "bound_array" and "bound_share"; nothing where the model
+ * does not say.  dse_bound_array: the array of an io or drain bound, ""
+ * for any other (or a NULL template).
+ */
+void dse_print_bound(FILE *out, const poly_template *t,
+	const sim_metrics *m);
+void dse_json_bound(FILE *out, const poly_template *t, const sim_metrics *m);
+const char *dse_bound_array(const poly_template *t, const sim_metrics *m);
 /* The members "status" ("ok", "over_board" or the illegal status's
  * text), "status_code" and, for a legal design, "over_board" (the names
  * of the resources over the board, [] when it fits).

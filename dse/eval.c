@@ -467,6 +467,7 @@ static void print_text(const dse_ctx *ctx, const struct design *d,
 	dse_print_fit(out, ctx, m);
 	fprintf(out, "  %-14s %llu cycles\n", "cycles",
 		(unsigned long long) m->cycles);
+	dse_print_bound(out, &d->d.tmpl, m);
 	fprintf(out, "  %-14s %.6g ms\n", "latency", m->latency_s * 1e3);
 	fprintf(out, "  %-14s %.2f %s\n", "throughput", m->gops, ops);
 	fprintf(out, "  %-14s %.1f MHz\n", "clock", m->mhz);
@@ -490,6 +491,37 @@ void dse_print_fit(FILE *out, const dse_ctx *ctx, const sim_metrics *m)
 		fprintf(out, "  %-14s over the board: %s\n", "status", over);
 	else
 		fprintf(out, "  %-14s legal\n", "status");
+}
+
+const char *dse_bound_array(const poly_template *t, const sim_metrics *m)
+{
+	int g = m->bound_group;
+
+	if (!t || (m->bound_by != SIM_BOUND_IO &&
+	    m->bound_by != SIM_BOUND_DRAIN) || g < 0 || g >= t->n_groups)
+		return "";
+	return t->group[g].array;
+}
+
+void dse_print_bound(FILE *out, const poly_template *t,
+	const sim_metrics *m)
+{
+	const char *a = dse_bound_array(t, m);
+
+	if (m->status != SIM_OK || m->bound_by == SIM_BOUND_NONE)
+		return;
+	fprintf(out, "  %-14s %s%s%s (busy %.1f%% of the cycles)\n",
+		"bound by", sim_bound_name(m->bound_by), *a ? " " : "", a,
+		100.0 * m->bound_share);
+}
+
+void dse_json_bound(FILE *out, const poly_template *t, const sim_metrics *m)
+{
+	if (m->status != SIM_OK || m->bound_by == SIM_BOUND_NONE)
+		return;
+	dse_json_str(out, "bound_by", sim_bound_name(m->bound_by));
+	dse_json_str(out, "bound_array", dse_bound_array(t, m));
+	dse_json_f64(out, "bound_share", m->bound_share);
 }
 
 /* A JSON number; JSON has no NaN or infinity, which print as null. */
@@ -682,6 +714,7 @@ static void print_json(const dse_ctx *ctx, const struct design *d,
 	dse_json_i64(out, "double_buffer", d->d.double_buffer);
 	dse_json_status(out, ctx, m);
 	dse_json_i64(out, "cycles", (long long) m->cycles);
+	dse_json_bound(out, &d->d.tmpl, m);
 	dse_json_f64(out, "latency_s", m->latency_s);
 	dse_json_f64(out, "gops", m->gops);
 	dse_json_f64(out, "mhz", m->mhz);

@@ -21,7 +21,7 @@
 
 static const char show_usage[] =
 "Usage: dse show [--table front|cloud|candidates|io_groups] [--sort COLUMN]\n"
-"                [--desc] [--columns a,b,c] [--all] [--csv] results.h5\n"
+"                [--desc] [--columns a,b,c] [--all] [--csv|--json] results.h5\n"
 "\n"
 "Prints a table of a results file: the Pareto front (the default), the\n"
 "cloud (a sample, of fixed size, of the legal points the sweep evaluated,\n"
@@ -45,6 +45,9 @@ static const char show_usage[] =
 "  -c, --columns LIST    show these columns, in this order (comma-separated)\n"
 "  -a, --all             show every column\n"
 "      --csv             print RFC 4180 CSV (a header row, then the rows)\n"
+"      --json            print one JSON object: file, table, partial and\n"
+"                        rows, each row an object of every column (or\n"
+"                        those of --columns); NaN prints as null\n"
 "  -h, --help            show this help and exit\n"
 "\n"
 "Exit status: 0 success, 1 unreadable table (HDF5 error), 2 bad input\n"
@@ -72,7 +75,7 @@ struct show_cli {
 	const char *table;
 	const char *sort;
 	const char *columns;
-	int desc, all, csv, help;
+	int desc, all, csv, json, help;
 };
 
 /* One column read into memory: int64_t, double, or char[RES_STR_LEN]
@@ -132,6 +135,7 @@ static int parse(int argc, char **argv, struct show_cli *cli)
 		{ "columns", required_argument, NULL, 'c' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "csv", no_argument, NULL, 'C' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -149,6 +153,7 @@ static int parse(int argc, char **argv, struct show_cli *cli)
 		case 'c': cli->columns = optarg; break;
 		case 'a': cli->all = 1; break;
 		case 'C': cli->csv = 1; break;
+		case 'J': cli->json = 1; break;
 		case 'h': cli->help = 1; break;
 		case ':':
 			return bad_usage("option '%s' needs a value",
@@ -160,6 +165,8 @@ static int parse(int argc, char **argv, struct show_cli *cli)
 	}
 	if (cli->help)
 		return 0;
+	if (cli->csv && cli->json)
+		return bad_usage("%s", "--csv and --json: choose one");
 	if (optind >= argc)
 		return bad_usage("%s", "no results file given");
 	cli->file = argv[optind++];
@@ -479,6 +486,43 @@ static void print_csv(FILE *out, const struct col **view, int n,
 	}
 }
 
+/* The rows as one JSON object, every cell exact (JSON has no NaN or
+ * infinity: they print as null).
+ */
+static void print_json(FILE *out, const char *file, const char *table,
+	int partial, const struct col **view, int n, const size_t *order,
+	size_t nrows)
+{
+	char buf[64];
+
+	fputs("{\"file\":", out);
+	dse_json_string(out, file);
+	fputs(",\"table\":", out);
+	dse_json_string(out, table);
+	fprintf(out, ",\"partial\":%s,\"rows\":[", partial ? "true" :
+		"false");
+	for (size_t r = 0; r < nrows; r++) {
+		fputs(r ? ",{" : "{", out);
+		for (int k = 0; k < n; k++) {
+			const struct col *c = view[k];
+
+			fputs(k ? "," : "", out);
+			dse_json_string(out, c->name);
+			fputc(':', out);
+			if (c->type == RES_STR)
+				dse_json_string(out, str_at(c, order[r]));
+			else if (c->type == RES_F64 && !isfinite(
+			    ((const double *) c->data)[order[r]]))
+				fputs("null", out);
+			else
+				fputs(cell(c, order[r], 1, buf, sizeof(buf)),
+					out);
+		}
+		fputc('}', out);
+	}
+	fputs("]}\n", out);
+}
+
 /* Prints the aligned table: numbers right-aligned, text left-aligned,
  * two blanks between columns, no blanks after the last.
  */
@@ -709,7 +753,7 @@ static int show(res_reader *r, const struct show_cli *cli, struct tab *t,
 	} else if (cli->columns) {
 		status = chosen_view(t, cli->file, cli->columns);
 	} else {
-		default_view(t, objectives, cli->sort, cli->all);
+		default_view(t, objectives, cli->sort, cli->all || cli->json);
 	}
 	if (status)
 		goto done;
@@ -722,7 +766,10 @@ static int show(res_reader *r, const struct show_cli *cli, struct tab *t,
 	 * CSV keeps the note out of the data.
 	 */
 	partial = opt_i64(r, "complete", &complete) && !complete;
-	if (cli->csv) {
+	if (cli->json) {
+		print_json(stdout, cli->file, t->name, partial, view, n, order,
+			t->nrows);
+	} else if (cli->csv) {
 		if (partial)
 			fprintf(stderr, "dse show: %s\n", partial_note);
 		print_csv(stdout, view, n, order, t->nrows);

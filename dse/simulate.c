@@ -88,6 +88,7 @@ static int print_timing(const dse_ctx *ctx, const struct run *r,
 	}
 	dse_print_fit(out, ctx, m);
 	print_cycles(r, out);
+	dse_print_bound(out, &r->d.tmpl, m);
 	fprintf(out, "  %-14s %.6g ms\n", "latency", m->latency_s * 1e3);
 	fprintf(out, "  %-14s %.2f %s\n", "throughput", m->gops,
 		ctx->dtype->is_float ? "GFLOP/s" : "GOP/s");
@@ -180,6 +181,7 @@ static void print_json(const dse_ctx *ctx, const dse_simulate_opts *opts,
 	dse_json_status(out, ctx, m);
 	dse_json_i64(out, "seed", (long long) r->co.seed);
 	json_timing(rep, out);
+	dse_json_bound(out, &r->d.tmpl, m);
 	dse_json_f64(out, "mhz", m->mhz);
 	dse_json_f64(out, "pe_utilisation", rep->pe_utilisation);
 	dse_json_f64(out, "dram_gbps", rep->dram_gbps);

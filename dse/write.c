@@ -27,11 +27,13 @@ static const struct metric_col {
  * columns of the sampled model's estimate.
  */
 #define MAX_COLS (3 + SEARCH_MAX_KNOBS + N_SHAPE_COLS + N_METRIC_COLS + 1 + 3 \
-	+ N_SHARE_COLS)
+	+ N_SHARE_COLS + N_BOUND_COLS)
 /* Plus the share of the board of the resources the summary shows only as
  * a share (LUT and FF: their counts run to millions).
  */
 #define N_SHARE_COLS 2
+/* Plus what bounds the design: bound_by, bound_array, bound_share. */
+#define N_BOUND_COLS 3
 
 /* An integer metric read from the struct itself, not through a double,
  * which would round cycle counts beyond 2^53.
@@ -203,8 +205,8 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 {
 	struct common_cols c;
 	int64_t *shape[N_SHAPE_COLS];
-	const char **model, **sa;
-	double *mhz, *low, *high, *frac, *lut_pct, *ff_pct;
+	const char **model, **sa, **bound, **bound_array;
+	double *mhz, *low, *high, *frac, *lut_pct, *ff_pct, *share;
 	size_t r;
 
 	t->rows = search_front_size(front);
@@ -223,6 +225,14 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 	add_metrics(t, &c);
 	lut_pct = add_col(t, "lut_pct", "% of the board", RES_F64);
 	ff_pct = add_col(t, "ff_pct", "% of the board", RES_F64);
+	/* What bounds each design: the kind (compute, dram, io, drain;
+	 * empty where the family does not say), the array of an io or
+	 * drain bound, and the share of the cycles the bounding resource
+	 * is busy.
+	 */
+	bound = add_col(t, "bound_by", "compute,dram,io,drain", RES_STR);
+	bound_array = add_col(t, "bound_array", "", RES_STR);
+	share = add_col(t, "bound_share", "of the cycles", RES_F64);
 	/* The clock is a knob of the GNN families: its column is that. */
 	mhz = search_space_knob_index(ctx->space, "mhz") < 0 ?
 		add_col(t, "mhz", "MHz", RES_F64) : NULL;
@@ -241,6 +251,10 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 		const search_point *p = search_front_at(front, r);
 
 		fill_common(&c, r, p);
+		bound[r] = sim_bound_name(p->metrics.bound_by);
+		bound_array[r] = dse_bound_array(ctx->model ? &ctx->tmpl :
+			NULL, &p->metrics);
+		share[r] = p->metrics.bound_by ? p->metrics.bound_share : NAN;
 		if (shape[0]) {
 			shape[0][r] = p->metrics.pe_rows;
 			shape[1][r] = p->metrics.pe_cols;

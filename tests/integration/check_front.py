@@ -52,6 +52,18 @@ with h5py.File(path, "r") as f:
         check(r["bram18k"] <= 0.5 * board_bram, "row over the BRAM constraint")
         check(r["sa_sizes"].startswith(b"{kernel[]->space_time[3];"),
               "bad sa_sizes %r" % r["sa_sizes"])
+        # What bounds the design: a kind, the array of an I/O or drain
+        # bound (one of the kernel's arrays), and a share of the cycles.
+        if "bound_by" in names:
+            kind, arr = r["bound_by"].decode(), r["bound_array"].decode()
+            check(kind in ("compute", "dram", "io", "drain"),
+                  "bad bound_by %r" % kind)
+            check((arr in ("A", "B", "C")) == (kind in ("io", "drain")),
+                  "bound_by %s with array %r" % (kind, arr))
+            check(0 < r["bound_share"] <= 1,
+                  "bound_share %r" % r["bound_share"])
+        else:
+            failures.append("column bound_by missing")
     vals = [[float(r[o]) for o in objectives] for r in rows]
     for i, p in enumerate(vals):
         for j, q in enumerate(vals):

@@ -52,6 +52,9 @@ assert a["n_pe"] == a["pe_rows"] * a["pe_cols"] == 256, a
 assert a["cycles"] > 0 and a["latency_s"] > 0 and a["gops"] > 0, a
 assert abs(a["board_fraction"]["dsp"] - 5120 / 12288) < 1e-12, a
 assert a["io_network"] == "daisy" and a["double_buffer"] == 1, a
+assert a["bound_by"] in ("compute", "dram", "io", "drain"), a
+assert (a["bound_array"] != "") == (a["bound_by"] in ("io", "drain")), a
+assert 0 < a["bound_share"] <= 1, a
 PYEOF
 
 # space_time picks the candidate: [i] alone is a 1-D array of 16 PEs.

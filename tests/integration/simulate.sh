@@ -52,6 +52,19 @@ for j, m in ((full, "full"), (sam, "sampled"), (ana, "analytic")):
         assert "PE" in names, names
     for x in j["modules"]:
         assert x["count"] >= 1 and x["busy"] >= 0, x
+    assert j["bound_by"] in ("compute", "dram", "io", "drain"), j
+    assert 0 < j["bound_share"] <= 1, j
+# The full simulation's bound is the resource busiest over its run: no
+# module class of its report is busier, the PEs' share is their
+# utilisation, and an I/O or drain bound names an array whose modules
+# the report lists.
+busiest = max(x["busy"] for x in full["modules"]) / full["cycles"]
+assert full["bound_share"] >= min(busiest, 1) - 1e-9, (busiest, full)
+if full["bound_by"] == "compute":
+    assert abs(full["bound_share"] - full["pe_utilisation"]) < 1e-9, full
+if full["bound_by"] in ("io", "drain"):
+    assert any(x["name"].startswith(full["bound_array"] + "_")
+               for x in full["modules"]), full
 # The analytic mode is the model of dse eval and of the sweep.
 assert ana["cycles"] == ev["cycles"], (ana["cycles"], ev["cycles"])
 assert ana["cycles_low"] == ana["cycles_high"] == ana["cycles"], ana
