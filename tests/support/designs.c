@@ -317,6 +317,10 @@ int agree_case_draw(uint64_t *state, const design_caps *caps,
 		return -1;
 	}
 	poly_analysis_free(a);
+	/* Every option not drawn below keeps its default (0), the data
+	 * packing bounds included.
+	 */
+	memset(&opt, 0, sizeof(opt));
 	opt.array_part_L2 = design_random(state) % 4 == 0 && !caps->no_l2;
 	opt.io_network = 1;
 	opt.double_buffer = 1;
