@@ -35,6 +35,8 @@
 
 #include <cmocka.h>
 
+#include "tests/support/groups.h"
+
 #include "core/util.h"
 #include "sim/scale.h"
 
@@ -472,24 +474,14 @@ static void test_json(void **state)
 
 int main(int argc, char **argv)
 {
-	const struct {
-		const char *name;
-		struct CMUnitTest test;
-	} groups[] = {
+	const test_group groups[] = {
 		{ "cases", cmocka_unit_test(test_cases) },
 		{ "bad", cmocka_unit_test(test_bad) },
 		{ "names", cmocka_unit_test(test_names) },
 		{ "cli", cmocka_unit_test(test_cli) },
 		{ "json", cmocka_unit_test(test_json) },
 	};
-	size_t i;
 
-	for (i = 0; i < DSE_N_OF(groups); i++)
-		if (argc < 2 || !strcmp(argv[1], groups[i].name)) {
-			struct CMUnitTest t[1] = { groups[i].test };
-			if (_cmocka_run_group_tests(groups[i].name, t, 1,
-				NULL, NULL))
-				return 1;
-		}
-	return 0;
+	return test_run_groups(argc < 2 ? NULL : argv[1], groups,
+		DSE_N_OF(groups));
 }

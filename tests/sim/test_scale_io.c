@@ -23,6 +23,8 @@
 
 #include <cmocka.h>
 
+#include "tests/support/groups.h"
+
 #include "core/util.h"
 #include "sim/scale_io.h"
 
@@ -453,10 +455,7 @@ static void test_net(void **state)
 
 int main(int argc, char **argv)
 {
-	const struct {
-		const char *name;
-		struct CMUnitTest test;
-	} groups[] = {
+	const test_group groups[] = {
 		{ "pyfloat", cmocka_unit_test(test_pyfloat) },
 		{ "config", cmocka_unit_test(test_config) },
 		{ "config_bad", cmocka_unit_test(test_config_bad) },
@@ -465,15 +464,7 @@ int main(int argc, char **argv)
 		{ "golden", cmocka_unit_test(test_golden) },
 		{ "net", cmocka_unit_test(test_net) },
 	};
-	size_t i;
 
-	for (i = 0; i < DSE_N_OF(groups); i++)
-		if (argc < 2 || !strcmp(argv[1], groups[i].name)) {
-			struct CMUnitTest t[1] = { groups[i].test };
-
-			if (_cmocka_run_group_tests(groups[i].name, t, 1,
-				NULL, NULL))
-				return 1;
-		}
-	return 0;
+	return test_run_groups(argc < 2 ? NULL : argv[1], groups,
+		DSE_N_OF(groups));
 }

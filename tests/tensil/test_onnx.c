@@ -20,6 +20,8 @@
 
 #include <cmocka.h>
 
+#include "tests/support/groups.h"
+
 #include "arch/arch.h"
 #include "tensil/family.h"
 #include "tensil/model.h"
@@ -259,30 +261,19 @@ static void test_files(void **state)
 
 int main(int argc, char **argv)
 {
-	const struct {
-		const char *name;
-		struct CMUnitTest test;
-	} groups[] = {
+	const test_group groups[] = {
 		{ "csv", cmocka_unit_test(test_csv) },
 		{ "preact", cmocka_unit_test(test_preact) },
 		{ "shapes", cmocka_unit_test(test_shapes) },
 		{ "bad", cmocka_unit_test(test_bad) },
 		{ "files", cmocka_unit_test(test_files) },
 	};
-	size_t i;
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: test_tensil_onnx DIR [GROUP]\n");
 		return 2;
 	}
 	dir = argv[1];
-	for (i = 0; i < sizeof(groups) / sizeof(groups[0]); i++)
-		if (argc < 3 || !strcmp(argv[2], groups[i].name)) {
-			struct CMUnitTest t[1] = { groups[i].test };
-
-			if (_cmocka_run_group_tests(groups[i].name, t, 1,
-				NULL, NULL))
-				return 1;
-		}
-	return 0;
+	return test_run_groups(argc < 3 ? NULL : argv[2], groups,
+		sizeof(groups) / sizeof(groups[0]));
 }
