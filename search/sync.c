@@ -84,9 +84,10 @@ dse_stat search__sync_value(search__clock *c, const search_options *opt,
 	/* A stop request always writes a final checkpoint; a spent budget
 	 * ends the search normally, so it does not.
 	 */
+	/* Root schedules the next one once this one is written
+	 * (search__clock_checkpointed).
+	 */
 	*checkpoint = opt->checkpoint && (out[V_CHECKPOINT] || *stop == 1);
-	if (*checkpoint && rank == 0 && opt->checkpoint_interval > 0)
-		c->next_checkpoint = MPI_Wtime() + opt->checkpoint_interval;
 	for (i = 0; i < n_values; i++)
 		values[i] = out[V_VALUES + i];
 	return dse_stat_ok;
