@@ -83,6 +83,19 @@ static int val_to_int64(__isl_keep isl_val *v, int64_t *out)
 	return 0;
 }
 
+/* Whether isl stopped because the analysis ran past its time or its
+ * operation bound rather than because the text is wrong.  Such a failure
+ * keeps isl's error, which the caller turns into a message about the
+ * bound: under a slow machine (valgrind, a loaded node) the bound can
+ * fall inside the parser, and "invalid isl set" would blame the text.
+ */
+static int stopped(isl_ctx *ctx)
+{
+	enum isl_error e = isl_ctx_last_error(ctx);
+
+	return e == isl_error_abort || e == isl_error_quota;
+}
+
 /* Copies isl's last error message, which the next isl call may replace. */
 static void last_message(isl_ctx *ctx, char *buf, size_t size)
 {
@@ -110,6 +123,11 @@ static __isl_give isl_union_set *read_domain(isl_ctx *ctx, const char *str,
 	uset = isl_union_set_read_from_str(ctx, str);
 	if (uset)
 		return uset;
+	if (stopped(ctx)) {
+		poly__input_error(err, src, "reading the iteration domain "
+			"was stopped");
+		return NULL;
+	}
 	last_message(ctx, msg, sizeof(msg));
 	umap = isl_union_map_read_from_str(ctx, str);
 	isl_ctx_reset_error(ctx);
@@ -162,6 +180,11 @@ static __isl_give isl_union_map *read_accesses(isl_ctx *ctx, const char *str,
 	umap = isl_union_map_read_from_str(ctx, str);
 	if (umap)
 		return umap;
+	if (stopped(ctx)) {
+		poly__input_error(err, src, "reading the %s accesses was "
+			"stopped", kind);
+		return NULL;
+	}
 	last_message(ctx, msg, sizeof(msg));
 	uset = isl_union_set_read_from_str(ctx, str);
 	isl_ctx_reset_error(ctx);
@@ -872,6 +895,9 @@ static dse_stat take_schedule(poly__kernel *k, const poly_kernel_desc *desc,
 			poly__isl_error(k->ctx, err, "building the schedule");
 	}
 	k->schedule = isl_union_map_read_from_str(k->ctx, desc->schedule);
+	if (!k->schedule && stopped(k->ctx))
+		return poly__input_error(err, &desc->schedule_src,
+			"reading the schedule was stopped");
 	if (!k->schedule) {
 		last_message(k->ctx, msg, sizeof(msg));
 		return poly__input_error(err, &desc->schedule_src,
