@@ -178,6 +178,17 @@ static dse_stat setup_kernel(dse_ctx *ctx, dse_error *err)
 	cfront_kernel *c;
 	int choice;
 
+	/* A C kernel is an input file like a graph: a checkpoint resumes
+	 * only on the file it was made from, and no output may overwrite it.
+	 */
+	if (dse_cfg_has(cfg, "kernel", "source")) {
+		char path[DSE_PATH_LEN];
+
+		dse_config_path(ctx, dse_cfg_string(cfg, "kernel", "source",
+			""), path, sizeof(path));
+		if (dse_input_add(ctx, "kernel", "source", path, err))
+			return dse_stat_error;
+	}
 	if (dse_ctx_kernel_desc(ctx, &d, &c, err))
 		return dse_stat_error;
 	if (c && (cfront_dtype(c) || dse_cfg_has(cfg, "kernel", "dtype")))

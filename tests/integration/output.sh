@@ -269,4 +269,17 @@ sed -e 's|^model .*|model = net.onnx|' -e '/^file /d' \
 h5dump -a input_files onnx/o.h5 2>/dev/null | grep -q "model.*onnx/net\.onnx" &&
 	ok || fail "input_files does not record the ONNX model"
 refused "-o the ONNX model" "is the model file" -q -o onnx/net.onnx onnx/o.cfg
+
+# ---- a C kernel is an input too --------------------------------------------
+# input_files records [kernel] source, -o naming it is refused, and a
+# checkpoint of it is not resumed after the C file changed.
+mkdir ck
+cp "$SRC/configs/kernels/gemm.c" ck/gemm.c
+sed -e 's|^source .*|source = gemm.c|' -e 's|^file .*|file = g.h5|' \
+	-e 's|^array_part .*|array_part = 1..64 divisors|' \
+	"$SRC/configs/gemm.cfg" >ck/g.cfg
+"$DSE" -q -o ck/g.h5 ck/g.cfg 2>ck.err && ok || fail "the C sweep: $(cat ck.err)"
+h5dump -a input_files ck/g.h5 2>/dev/null | grep -q "source.*ck/gemm\.c" &&
+	ok || fail "input_files does not record the C kernel"
+refused "-o the C kernel" "is the source file" -q -o ck/gemm.c ck/g.cfg
 finish
