@@ -70,12 +70,22 @@ struct inputs {
 	int64_t io;		/* cycles of the busiest group's I/O network
 				 * (port beats, chain or feed) per tile */
 	int io_group;		/* its group in the template */
+	int64_t xfer2;		/* xfer of a tile whose crossbar turns go
+				 * multicast first (see order_xfer) */
+	double chan;		/* cycles of the DRAM channel per tile */
+	/* Per input group: port beats, DRAM bytes and the bytes of its
+	 * first burst.
+	 */
+	int64_t g_beats[POLY_MAX_GROUPS];
+	double g_bytes[POLY_MAX_GROUPS], g_first[POLY_MAX_GROUPS];
+	int g_mc[POLY_MAX_GROUPS];
 };
 
 /* What the output groups cost over the whole kernel. */
 struct outputs {
 	int64_t n[POLY_MAX_GROUPS];	/* output tiles of each group */
 	int64_t cost[POLY_MAX_GROUPS];	/* cycles of one's drain */
+	double chan[POLY_MAX_GROUPS];	/* its cycles on the DRAM channel */
 	double dram_words, hops, buf;
 	int64_t worst;		/* drain cycles of the busiest group */
 	int worst_group;	/* its group in the template */
@@ -371,9 +381,11 @@ static int64_t line_tile(const sim_model *m, const int64_t *lat,
  * line that needs it.  Returns the port beats; -1 on overflow.
  */
 static int64_t load_group(const sim_model *m, const struct point *p,
-	const sim__input *in, int mc, struct inputs *acc)
+	int g, int mc, struct inputs *acc)
 {
+	const sim__input *in = &m->in[g];
 	int64_t lt[POLY_MAX_LOOPS], dt[POLY_MAX_LOOPS], w_line, words, beats;
+	int64_t pk, burst;
 	int64_t lines = line_tile(m, p->lat, in->dir0_mask, p->t1, lt);
 	int64_t targets = p->n_pe / lines, feed;
 	const int64_t *tile = m->l2 ? p->t2 : p->t1;
@@ -393,13 +405,23 @@ static int64_t load_group(const sim_model *m, const struct point *p,
 	 * sends each L1 tile's beats (cycle.c).
 	 */
 	acc->dram_words += (double) words / (double) p->per_l2;
+	acc->g_bytes[g] = (double) words / (double) p->per_l2 * m->bytes;
 	/* The port's beats: the crossbar takes the tile once, the chain
 	 * every line's data through its head, each beat the packing of the
 	 * contiguous run.
 	 */
 	words = mc ? fp_words(&in->fp, p->t1) : cmul(lines, w_line, &ovf);
-	beats = ceil_div(words, pack(fp_run(&in->fp, mc ? p->t1 : lt),
-		m->port_words));
+	pk = pack(fp_run(&in->fp, mc ? p->t1 : lt), m->port_words);
+	beats = ceil_div(words, pk);
+	/* The DRAM arbiter grants bursts of 16 full port beats (cycle.c's
+	 * default burst), so that a group's first burst is the smaller of
+	 * that and its tile.
+	 */
+	burst = max64(1, 16 * m->port_words / pk);
+	acc->g_beats[g] = beats;
+	acc->g_mc[g] = mc;
+	acc->g_first[g] = beats > 0 ? acc->g_bytes[g] *
+		(double) (beats < burst ? beats : burst) / (double) beats : 0;
 	/* L1: each line's first PE takes its data S words at a time when
 	 * the data moves along the simd loop, else as the PE's own run
 	 * allows, at most S.
@@ -423,6 +445,61 @@ static int64_t load_group(const sim_model *m, const struct point *p,
 	return ovf ? -1 : beats;
 }
 
+/* The first whole cycle at or after t (cycle.c's cycle_at). */
+static inline int64_t at_cycle(double t)
+{
+	return (int64_t) ceil(t - 1e-6);
+}
+
+/* Cycles from a tile's DRAM requests, less the DRAM latency, to the last
+ * beat of each group at its port, into "xw".  All L3 modules of a tile ask
+ * at once and the arbiter grants their bursts round-robin from the first
+ * group on (cycle.c's arbitrate), so group g's first burst waits for the
+ * first bursts of the groups before it; its beats then arrive "share"
+ * cycles apart and its port takes at most one a cycle.
+ */
+static void group_xfer(const struct inputs *acc, int n_in, double bpc,
+	int64_t *xw)
+{
+	double wait = 0;
+	int g;
+
+	for (g = 0; g < n_in; g++) {
+		int64_t b = acc->g_beats[g];
+		double share = b > 0 ? acc->g_bytes[g] / (double) b / bpc : 0;
+
+		xw[g] = b > 0 ? max64(at_cycle(wait + share) - 1 + b,
+			at_cycle(wait + acc->g_bytes[g] / bpc)) : 0;
+		wait += acc->g_first[g] / bpc;
+	}
+}
+
+/* The transfer of a tile on the crossbar whose first turn goes to the
+ * groups of mode "first" (1: multicast): the other mode's groups start
+ * when the last beat of the first turn has reached its targets and the
+ * crossbar has switched (cycle.c's xbar_tile), or when their own data is
+ * there.  The crossbar keeps its mode across a tile boundary, so without
+ * double buffering the tiles alternate between the two orders, the first
+ * tile going unicast first.
+ */
+static int64_t order_xfer(const struct inputs *acc, int n_in,
+	const int64_t *xw, int first, int64_t turn)
+{
+	int64_t end1 = 0, beats2 = 0, end2 = 0;
+	int g;
+
+	for (g = 0; g < n_in; g++)
+		if (acc->g_mc[g] == first) {
+			end1 = max64(end1, xw[g]);
+		} else {
+			beats2 = max64(beats2, acc->g_beats[g]);
+			end2 = max64(end2, xw[g]);
+		}
+	if (beats2 == 0 || end1 == 0)
+		return max64(end1, end2);
+	return max64(end1 + turn + beats2, end2);
+}
+
 /* The inputs of one L1 tile.  Each group has its own port and, in the
  * daisy chain, its own chain; on the multicast crossbar unicast and
  * multicast transfers are never in flight together, so the unicast groups'
@@ -434,14 +511,15 @@ static int64_t load_group(const sim_model *m, const struct point *p,
 static int load_tile(const sim_model *m, const struct point *p, double hz,
 	struct inputs *acc)
 {
-	int64_t beats = 0, uni = 0, multi = 0, net, bw;
+	int64_t beats = 0, uni = 0, multi = 0, net, bw, turn = 0;
+	int64_t xw[POLY_MAX_GROUPS];
+	double bpc = m->bytes_per_s / hz;
 	int g;
 
 	memset(acc, 0, sizeof(*acc));
 	for (g = 0; g < m->n_in; g++) {
-		const sim__input *in = &m->in[g];
-		int mc = p->net == SIM_NET_MULTICAST && in->multicast;
-		int64_t b = load_group(m, p, in, mc, acc);
+		int mc = p->net == SIM_NET_MULTICAST && m->in[g].multicast;
+		int64_t b = load_group(m, p, g, mc, acc);
 
 		if (b < 0)
 			return 0;
@@ -455,10 +533,13 @@ static int load_tile(const sim_model *m, const struct point *p, double hz,
 	/* A change of mode waits for the last transfer to reach its
 	 * targets, then for the switch (cycle.c).
 	 */
-	if (uni > 0 && multi > 0 && p->net == SIM_NET_MULTICAST)
-		net += arch_multicast_switch(p->n_pe) +
+	if (uni > 0 && multi > 0 && p->net == SIM_NET_MULTICAST) {
+		turn = arch_multicast_switch(p->n_pe) +
 			arch_multicast_levels(p->n_pe) - 1;
+		net += turn;
+	}
 	/* The ports share the board's bandwidth. */
+	acc->chan = acc->dram_words * m->bytes / bpc;
 	bw = (int64_t) ceil(acc->dram_words * m->bytes * hz / m->bytes_per_s);
 	acc->lat = m->n_in > 0 ? m->dram_latency : 0;
 	acc->load = max64(beats, bw);
@@ -471,6 +552,21 @@ static int load_tile(const sim_model *m, const struct point *p, double hz,
 	acc->load += acc->lat;
 	acc->xfer = max64(max64(beats, net), bw);
 	acc->net = net;
+	/* Each group's data waits for the bursts granted before it; on the
+	 * crossbar the two modes' turns follow each other in either order.
+	 */
+	group_xfer(acc, m->n_in, bpc, xw);
+	acc->xfer2 = acc->xfer;
+	if (p->net == SIM_NET_MULTICAST) {
+		acc->xfer = max64(acc->xfer, order_xfer(acc, m->n_in, xw, 0,
+			turn));
+		acc->xfer2 = max64(acc->xfer2, order_xfer(acc, m->n_in, xw, 1,
+			turn));
+	} else {
+		for (g = 0; g < m->n_in; g++)
+			acc->xfer = max64(acc->xfer, xw[g]);
+		acc->xfer2 = acc->xfer;
+	}
 	return 1;
 }
 
@@ -500,6 +596,7 @@ static int drain_all(const sim_model *m, const struct point *p,
 		all = cmul(n_out, cost, &ovf);
 		acc->n[g] = n_out;
 		acc->cost[g] = cost;
+		acc->chan[g] = (double) words * m->bytes * hz / m->bytes_per_s;
 		if (all > acc->worst) {
 			acc->worst = all;
 			acc->worst_group = o->group;
@@ -533,7 +630,7 @@ static int64_t run_cycles(const sim_model *m, const struct point *p,
 	const struct outputs *o)
 {
 	int64_t d = in->lat + in->xfer + in->reach, t, done, end, first;
-	int64_t stall;
+	int64_t d2 = in->lat + in->xfer2 + in->reach, stall;
 	int64_t tail = p->sum_p - m->n_space + m->acc_latency;
 	int g, ovf = 0;
 
@@ -542,8 +639,12 @@ static int64_t run_cycles(const sim_model *m, const struct point *p,
 			ceil_div(d + step, 2)));
 		done = cadd(d + step, cmul(n_tiles - 1, t, &ovf), &ovf);
 	} else {
+		/* The tiles alternate between the crossbar's two orders
+		 * (order_xfer), the first unicast first.
+		 */
 		t = d + step;
-		done = cmul(n_tiles, t, &ovf);
+		done = cadd(cmul(n_tiles - n_tiles / 2, t, &ovf),
+			cmul(n_tiles / 2, d2 + step, &ovf), &ovf);
 	}
 	end = cadd(done, tail, &ovf);
 	for (g = 0; g < m->n_out; g++) {
@@ -555,7 +656,14 @@ static int64_t run_cycles(const sim_model *m, const struct point *p,
 			at = max64(done + tail + c, cadd(first + tail,
 				cmul(n, c, &ovf), &ovf));
 		} else {
-			stall = max64(0, tail + c - d);
+			/* The next tile's loads start when this one is
+			 * done and share the DRAM channel with the drain,
+			 * which must end before the next output tile's
+			 * first tile starts (cycle.c's out_slot).
+			 */
+			int64_t ch = at_cycle(in->chan + o->chan[g]);
+
+			stall = max64(0, max64(tail + c, ch) - (d + d2) / 2);
 			at = cadd(cadd(done, cmul(n - 1, stall, &ovf), &ovf),
 				tail + c, &ovf);
 		}
