@@ -320,13 +320,16 @@ static const struct model_case model_cases[] = {
 	 * 32 beats, 32 cycles through the chain; L1 feed 64/2 = 32.  B moves
 	 * along i: 4 lines of 16x4 = 64 words, run 4 -> 4 per beat: 64
 	 * beats.  Bandwidth 512*4/32 = 64.  An L3 module is busy 10 (DRAM
-	 * latency) + 64 = 74 a tile; a load takes 74 + 4 (the chain of 4
-	 * lines) = 78.  Tiles every max(128, 74, (78 + 128) / 2) = 128:
-	 * the last is done at 78 + 128 + 63*128 = 8270, final 10 later (the
+	 * latency) + 64 = 74 a tile.  The DRAM arbiter grants bursts of 16
+	 * port beats (512 bytes, 16 cycles) round-robin, A's first, so B's
+	 * data comes 16 cycles later: its last beat leaves its L3 module at
+	 * 10 + 16 + 64 = 90 and a load takes 90 + 4 (the chain of 4 lines)
+	 * = 94.  Tiles every max(128, 74, (94 + 128) / 2) = 128:
+	 * the last is done at 94 + 128 + 63*128 = 8286, final 10 later (the
 	 * wavefront 4 + 4 - 2, the adder 4).  Drain: C 256 words, run 16 -> 8
 	 * per beat: 32 (bandwidth 32) + 4 rows = 36; the 16 drains (576) keep
 	 * up with the output tiles, so the last ends 36 after it:
-	 * cycles = 8270 + 10 + 36 = 8316.
+	 * cycles = 8286 + 10 + 36 = 8332.
 	 * dsp = 4*4*2*5 = 160.  BRAM: accumulators C[4][4], 16 words of 32
 	 * bits: 1 each, 16; A: 4 lines of A[4][16], lane 2 widened to 8
 	 * (divides 16): 256 bits x 8, 8 blocks x 2 copies x 4 = 64; B[k][j]
@@ -335,19 +338,21 @@ static const struct model_case model_cases[] = {
 	 * 8, 2 x 16 = 32.  Total 144.
 	 */
 	{ "compute bound", T_MM64, 0, &easy_board, &t32,
-	  { 16, 16, 16, 4, 4, 2 }, 8316, 160, 144, 16, 4, 4, 1 },
+	  { 16, 16, 16, 4, 4, 2 }, 8332, 160, 144, 16, 4, 4, 1 },
 	/* The same with T_k = 12: ceil(64/12) = 6 padded tiles along k,
 	 * 96 tiles.  comp = 4*4*12/2 = 96.  A: 4 lines of 4x12 = 48 words,
 	 * 192, run 12 -> 4 per beat (the power of two dividing 12): 48
 	 * beats; B: 4 lines of 12x4: 192, run 4 -> 48 beats; bandwidth
-	 * 384*4/32 = 48.  L3 busy 58 a tile, a load 62; tiles every 96:
-	 * done at 62 + 96 + 95*96 = 9278; cycles = 9278 + 10 + 36 = 9324.
+	 * 384*4/32 = 48.  L3 busy 58 a tile; B's first burst waits for A's
+	 * (32 beats of 16 bytes, 16 cycles), a load 10 + 16 + 48 + 4 = 78;
+	 * tiles every 96: done at 78 + 96 + 95*96 = 9294; cycles = 9294 +
+	 * 10 + 36 = 9340.
 	 * BRAM: accumulators 16; A[4][12], lane 2 widened to 4
 	 * (8 does not divide 12): 128 bits x 12, 4 x 2 x 4 = 32; B[12][4]
 	 * lane 4: 128 bits x 12, 32; drain 32.  Total 112.
 	 */
 	{ "padded tile, packing 4", T_MM64, 0, &easy_board, &t32,
-	  { 16, 16, 12, 4, 4, 2 }, 9324, 160, 112, 16, 4, 4, 1 },
+	  { 16, 16, 12, 4, 4, 2 }, 9340, 160, 112, 16, 4, 4, 1 },
 	/* 1024^3 fp32 on the u250: 300 MHz, 77 GB/s -> 256.67 bytes per
 	 * cycle, 16 words per 512-bit beat, DRAM latency 64, fp32 adder 5
 	 * cycles.  T=(128,128,64), L=8x8, S=4: R=C=16, II=1, tiles 8*8*16 =
@@ -355,12 +360,13 @@ static const struct model_case model_cases[] = {
 	 * 8x64 = 512 words, 8192 words, run 64 -> 16 per beat: 512.  B: 16
 	 * lines of 64x8, 8192 words, run 8 -> 8 per beat: 1024.  Bandwidth
 	 * 16384*4/256.67 -> 256.  B's L3 module is busy 64 + 1024 = 1088 a
-	 * tile (its narrow run makes the design load bound), a load takes
-	 * 1088 + 16 (the chain) = 1104, tiles every max(1024, 1088,
-	 * 2128 / 2) = 1088: done at 1104 + 1024 + 1023*1088 = 1115152, final
+	 * tile (its narrow run makes the design load bound); its first burst
+	 * waits for A's (16 beats of 64 bytes, 4 cycles), so a load takes
+	 * 64 + 4 + 1024 + 16 (the chain) = 1108, tiles every max(1024, 1088,
+	 * 2132 / 2) = 1088: done at 1108 + 1024 + 1023*1088 = 1115156, final
 	 * 16 + 16 - 2 + 5 = 35 later.  Drain: 16384 words, run 128 -> 16 per
 	 * beat: 1024 (bandwidth 256) + 16 = 1040, x 64 = 66560, which keeps
-	 * up: cycles = 1115152 + 35 + 1040 = 1116227.  dsp = 256*4*5 =
+	 * up: cycles = 1115156 + 35 + 1040 = 1116231.  dsp = 256*4*5 =
 	 * 5120.  BRAM: accumulators C[8][8], 64 words: 1 x 256 = 256; A:
 	 * 16 lines of A[8][64], lane 4 widened to 8: 256 bits x 64, 8 x 2
 	 * x 16 = 256; B[64][8], lane 1 widened to 8: 256 bits x 64, 256; the
@@ -368,7 +374,7 @@ static const struct model_case model_cases[] = {
 	 * no URAM (AutoSA binds no buffer to it without --uram).
 	 */
 	{ "u250 fp32 1024^3", T_MM1024, 0, NULL, NULL,
-	  { 128, 128, 64, 8, 8, 4 }, 1116227, 5120, 1280, 256, 16, 16, 1 },
+	  { 128, 128, 64, 8, 8, 4 }, 1116231, 5120, 1280, 256, 16, 16, 1 },
 };
 
 /* Relative comparison of doubles: the model may evaluate a formula in a
@@ -850,10 +856,12 @@ static void test_alloc_rejects(void **state)
 /* The io_network and double_buffer knobs on the "compute bound" point
  * (see test_model), and what each changes.
  *
- * Without double buffering every tile loads (78) then computes (128):
- * done at 64 x 206 = 13184; a drain (10 + 36 after its tile) ends before
- * the next tile's load, so only the last is exposed: cycles = 13184 + 10 +
- * 36 = 13230.  With the multicast crossbar the A and B tiles are written
+ * Without double buffering every tile loads (94) then computes (128):
+ * done at 64 x 222 = 14208.  A drain (10 + 36 after its tile) shares
+ * the DRAM channel with the next tile's load (2048 + 1024 bytes, 96
+ * cycles, 2 more than the load alone), which must end before the next
+ * output tile starts: 2 more at each of the 15 output tiles but the last,
+ * whose drain is exposed: cycles = 14208 + 30 + 10 + 36 = 14284.  With the multicast crossbar the A and B tiles are written
  * once (256 words each, run 16 -> 8 per beat: 32 beats, as before; the
  * board's bandwidth takes 64 cycles for both) and reach all 16 PEs in
  * 1 + log2(16) = 5 levels instead of the 4 hops of the chain: a load takes
@@ -898,9 +906,9 @@ static const struct net_case {
 	int64_t lut, ff, offchip;
 	double energy;
 } net_cases[] = {
-	{ "daisy, double-buffered", 0, 1, SIM_OK, 8316, 100, 37020, 54148,
+	{ "daisy, double-buffered", 0, 1, SIM_OK, 8332, 100, 37020, 54148,
 	  147456, 4.99490816e-5 },
-	{ "daisy, single-buffered", 0, 0, SIM_OK, 13230, 100, 37020, 54148,
+	{ "daisy, single-buffered", 0, 0, SIM_OK, 14284, 100, 37020, 54148,
 	  147456, 4.99490816e-5 },
 	{ "multicast", 1, 1, SIM_OK, 8317, 100, 38377, 56026, 147456,
 	  4.94968832e-5 },
