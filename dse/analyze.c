@@ -832,6 +832,8 @@ dse_stat dse_analyze(const dse_ctx *ctx, const dse_analyze_opts *opts,
 {
 	int code = DSE_E_NONE;
 
+	if (!ctx->mpi)
+		return analyze_root(ctx, opts, err);
 	if (ctx->rank == 0 && analyze_root(ctx, opts, err))
 		code = err->code ? (int) err->code : DSE_E_RUNTIME;
 	/* The other ranks only need the verdict, to exit with the same

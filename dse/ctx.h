@@ -79,6 +79,9 @@ typedef struct dse_ctx {
 	dse_input *inputs;	/* owned; the files read, config first */
 	int n_inputs;
 	int cap_inputs;
+	int mpi;		/* 1: MPI runs and comm holds the ranks;
+				 * 0: one process without MPI (commands
+				 * that do not search) */
 	MPI_Comm comm;
 	int rank;
 	int size;
@@ -556,18 +559,6 @@ dse_cfg *dse_tune_config(const char *from, dse_error *err);
  * status; only rank 0's err carries the real message.
  */
 dse_stat dse_tune(dse_ctx *ctx, const dse_tune_opts *opts, dse_error *err);
-
-/* "dse scalesim ...": the SCALE-Sim-style mode, run before MPI starts;
- * argv[0] is "scalesim".  Returns the exit status.
- */
-int dse_scale_main(int argc, char **argv);
-
-/* "dse show [options] results.h5": prints a results file's front, cloud
- * or analysis table, run before MPI starts; argv[0] is "show".  Returns
- * the exit status (2 for a missing file, a file that is not a dse
- * results file, or an unknown column or table).
- */
-int dse_show_main(int argc, char **argv);
 
 /* The built-in sweep run when no config is given. */
 const char *dse_default_config(void);

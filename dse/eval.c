@@ -347,6 +347,8 @@ dse_stat dse_root_verdict(const dse_ctx *ctx, dse_stat st, dse_error *err)
 {
 	int code = DSE_E_NONE;
 
+	if (!ctx->mpi)
+		return st;
 	if (ctx->rank == 0 && st != dse_stat_ok)
 		code = err->code ? (int) err->code : DSE_E_RUNTIME;
 	/* The other ranks only need the verdict, to exit with the same

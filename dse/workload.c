@@ -22,6 +22,7 @@
  */
 #include <ctype.h>
 #include <limits.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -687,7 +688,7 @@ dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err)
 		return wl_error(ctx, "workload", "family", -1, err, "a %s "
 			"workload needs a graph: a preset, a file, rmat(V, E) "
 			"or uniform(V, E)", fam);
-	t0 = MPI_Wtime();
+	t0 = omp_get_wtime();
 	ctx->graph = load_graph(ctx, &preset, err);
 	if (!ctx->graph)
 		return dse_stat_error;
@@ -699,7 +700,7 @@ dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err)
 			"(%.1f s)\n", gnn_graph_name(ctx->graph),
 			(long long) gnn_graph_n_vertices(ctx->graph),
 			(long long) gnn_graph_n_edges(ctx->graph),
-			MPI_Wtime() - t0);
+			omp_get_wtime() - t0);
 	model = load_model(ctx, ctx->graph, preset, err);
 	if (!model)
 		return dse_stat_error;
@@ -713,13 +714,13 @@ dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err)
 			"layers") ? "layers" : "model", err);
 		return dse_stat_error;
 	}
-	t0 = MPI_Wtime();
+	t0 = omp_get_wtime();
 	if (family_space(ctx, err))
 		return dse_stat_error;
 	if (!ctx->quiet && ctx->rank == 0)
 		fprintf(stderr, "dse: %s prepared for the sweep's knob values "
 			"(partitions, plans) in %.1f s\n",
-			gnn_family_kind_name(kind), MPI_Wtime() - t0);
+			gnn_family_kind_name(kind), omp_get_wtime() - t0);
 	return dse_stat_ok;
 }
 

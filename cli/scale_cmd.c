@@ -17,7 +17,7 @@
 
 int dse_scale_main(int argc, char **argv);
 
-static const char scale_usage[] =
+const char dse_scale_usage[] =
 "Usage: dse scalesim [-c] scale.cfg [-t topology.csv] [-p DIR]\n"
 "                    [-i conv|gemm] [--json] [--quiet]\n"
 "       dse scalesim --array RxC --dataflow os|ws|is\n"
@@ -270,7 +270,7 @@ int dse_scale_main(int argc, char **argv)
 		return 2;
 	}
 	if (cli.help) {
-		fputs(scale_usage, stdout);
+		fputs(dse_scale_usage, stdout);
 		return 0;
 	}
 	dse_error_clear(&err);

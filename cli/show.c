@@ -17,9 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ctx.h"
+#include "cli/cli.h"
 
-static const char show_usage[] =
+const char dse_show_usage[] =
 "Usage: dse show [--table front|cloud|candidates|io_groups] [--sort COLUMN]\n"
 "                [--desc] [--columns a,b,c] [--all] [--csv|--json] results.h5\n"
 "\n"
@@ -800,7 +800,7 @@ int dse_show_main(int argc, char **argv)
 	status = parse(argc, argv, &cli);
 	if (status || cli.help) {
 		if (cli.help)
-			fputs(show_usage, stdout);
+			fputs(dse_show_usage, stdout);
 		return status;
 	}
 	r = open_results(cli.file, &kernel, &objectives, &status);
