@@ -96,6 +96,13 @@ int cli_run_eval(dse_ctx *ctx, struct cli *cli, dse_error *err);
 int cli_run_simulate(dse_ctx *ctx, struct cli *cli, dse_error *err);
 int cli_run_tune(dse_ctx *ctx, struct cli *cli, dse_error *err);
 
+/* Prints the analysis dse_analyze returned (rank 0's "res"): a warning on
+ * stderr when the config's space_time names no candidate, then the report
+ * on "out", as tables or, with opts->json, one JSON object.
+ */
+dse_stat cli_analysis_print(const dse_ctx *ctx, const dse_analysis *res,
+	const dse_analyze_opts *opts, FILE *out, dse_error *err);
+
 /* "dse scalesim ..." and "dse show ...": argv[0] is the command's name.
  * Return the exit status.
  */

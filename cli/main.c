@@ -649,6 +649,9 @@ int cli_run_tune(dse_ctx *ctx, struct cli *cli, dse_error *err)
 /* "dse analyze": only the [kernel] matters, and no context is built. */
 int cli_run_analyze(dse_ctx *ctx, struct cli *cli, dse_error *err)
 {
+	dse_analysis res;
+	dse_stat st;
+
 	if (dse_cfg_has(ctx->cfg, "workload", "family")) {
 		int line = 0, col = 0;
 
@@ -658,7 +661,12 @@ int cli_run_analyze(dse_ctx *ctx, struct cli *cli, dse_error *err)
 			"this config is a GNN workload");
 		return report_error(ctx, err);
 	}
-	return dse_analyze(ctx, &cli->aopt, err) ? report_error(ctx, err) : 0;
+	if (dse_analyze(ctx, &cli->aopt, &res, err))
+		return report_error(ctx, err);
+	st = ctx->rank == 0 ? cli_analysis_print(ctx, &res, &cli->aopt,
+		stdout, err) : dse_stat_ok;
+	dse_analysis_clear(&res);
+	return st ? report_error(ctx, err) : 0;
 }
 
 int cli_run_eval(dse_ctx *ctx, struct cli *cli, dse_error *err)

@@ -1,28 +1,20 @@
-/* "dse analyze": the polyhedral analysis of a config's kernel, printed as
- * tables for people or as one JSON object for scripts.
+/* "dse analyze": the polyhedral analysis of a config's kernel, returned
+ * to the command line, which prints it (cli/analyze.c).
  *
  * The analysis is the front half of a sweep (dependences, space-time
  * candidates, I/O groups) without the search, so that a user can see what
  * the tool found before choosing `space_time` and the knob ranges.  Only
- * rank 0 analyses and prints; the other ranks learn the outcome through
- * one broadcast, so `mpirun -np N dse analyze` behaves like one process.
+ * rank 0 analyses; the other ranks learn the outcome through one
+ * broadcast, so `mpirun -np N dse analyze` behaves like one process.
+ * Also here: the names of loops, directions and I/O levels that the
+ * report and the results file share.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ctx.h"
 
-/* One cell of a text table: wide enough for an isl relation printed by
- * the analysis (POLY_TEXT_LEN) and a few characters of decoration.
- */
-#define CELL_LEN (POLY_TEXT_LEN + 32)
-#define MAX_TABLE_COLS 12
-
-/* ---- Formatting values ---------------------------------------------------- */
-
-/* The names of loops idx[0..n) joined by "sep", or "-" for none. */
-static void loop_list(const poly_analysis *a, const int *idx, int n,
+void dse_loop_list(const poly_analysis *a, const int *idx, int n,
 	const char *sep, char *buf, size_t size)
 {
 	int i;
@@ -39,51 +31,9 @@ static void loop_list(const poly_analysis *a, const int *idx, int n,
 void dse_loop_names(const poly_analysis *a, const int *idx, int n,
 	char *buf, size_t size)
 {
-	loop_list(a, idx, n, ",", buf, size);
+	dse_loop_list(a, idx, n, ",", buf, size);
 	if (n == 0)
 		buf[0] = '\0';
-}
-
-/* The loops for which flag[l] is set, joined by ", ". */
-static void flagged_loops(const poly_analysis *a, const int *flag,
-	char *buf, size_t size)
-{
-	int idx[POLY_MAX_LOOPS], n = 0, l;
-
-	for (l = 0; l < a->n_loops && l < POLY_MAX_LOOPS; l++)
-		if (flag[l])
-			idx[n++] = l;
-	loop_list(a, idx, n, ", ", buf, size);
-}
-
-/* One component of a distance vector: the value when it is fixed, the
- * range "[min,max]" when it varies, "?" when the analysis could not bound
- * it (a may-dependence).
- */
-static void dist_component(const poly_dep *d, int l, char *buf, size_t size)
-{
-	if (d->dist_min[l] == d->dist_max[l])
-		dse_appendf(buf, size, "%lld", (long long) d->dist_min[l]);
-	else if (d->unknown)
-		dse_appendf(buf, size, "?");
-	else
-		dse_appendf(buf, size, "[%lld,%lld]", (long long) d->dist_min[l],
-			(long long) d->dist_max[l]);
-}
-
-static void dist_vector(const poly_analysis *a, const poly_dep *d,
-	char *buf, size_t size)
-{
-	int l;
-
-	buf[0] = '\0';
-	dse_appendf(buf, size, "(");
-	for (l = 0; l < a->n_loops; l++) {
-		if (l)
-			dse_appendf(buf, size, ",");
-		dist_component(d, l, buf, size);
-	}
-	dse_appendf(buf, size, ")");
 }
 
 /* The I/O direction of a group, "(1,0)", or "?" when a dependence of the
@@ -105,20 +55,6 @@ void dse_group_direction(const poly_candidate *c, const poly_group *g,
 	dse_appendf(buf, size, ")");
 }
 
-static void group_deps(const poly_analysis *a, const poly_group *g,
-	char *buf, size_t size)
-{
-	int i;
-
-	buf[0] = '\0';
-	for (i = 0; i < g->n_deps; i++)
-		dse_appendf(buf, size, "%s%s", i ? "," : "",
-			g->dep[i] >= 0 && g->dep[i] < a->n_deps ?
-			a->dep[g->dep[i]].name : "?");
-	if (g->n_deps == 0)
-		dse_appendf(buf, size, "-");
-}
-
 const char *dse_io_type_name(int type)
 {
 	return type == POLY_IO_EXTERIOR ? "exterior" : "interior";
@@ -131,721 +67,87 @@ const char *dse_io_level_name(int level)
 	return level >= 0 && level < POLY_MAX_LEVELS ? names[level] : "?";
 }
 
-static const char *access_text(const poly_analysis *a, int acc)
-{
-	return acc >= 0 && acc < a->n_accesses ? a->access[acc].text : "?";
-}
-
-static const char *yes_no(int v)
-{
-	return v ? "yes" : "no";
-}
-
-/* How the values of group g of "t" (a candidate's template) leave the
- * array, as the models drain them: a key for JSON ("none", "stays",
- * "with_flow", "every_tile", "per_tile", "once") and, in "loops", the band
- * loops whose tiles name one drained tile ("i,j"; "-" when none).
- */
-static const char *drain_of(const poly_template *t, int g, char *loops,
-	size_t size)
-{
-	const poly_group *gr = &t->group[g];
-	unsigned mask;
-	int l;
-
-	loops[0] = '\0';
-	dse_appendf(loops, size, "-");
-	if (gr->pruned)
-		return "stays";
-	if (poly_template_superseded(t, g))
-		return "with_flow";
-	if (!gr->copy_out && gr->kind != POLY_DEP_FLOW)
-		return "none";
-	mask = poly_template_drain_loops(t, g);
-	loops[0] = '\0';
-	for (l = 0; l < t->band; l++)
-		if (mask >> l & 1u)
-			dse_appendf(loops, size, "%s%s", loops[0] ? "," : "",
-				t->loop[l]);
-	if (!loops[0])
-		dse_appendf(loops, size, "-");
-	return gr->kind == POLY_DEP_FLOW ? "every_tile" : mask ? "per_tile" :
-		"once";
-}
-
-/* drain_of as a table cell: "every tile", "per i,j tile", ... */
-static void drain_cell(const poly_template *t, int g, char *buf, size_t size)
-{
-	char loops[CELL_LEN];
-	const char *how = drain_of(t, g, loops, sizeof(loops));
-
-	buf[0] = '\0';
-	if (!strcmp(how, "stays"))
-		dse_appendf(buf, size, "stays in PEs");
-	else if (!strcmp(how, "with_flow"))
-		dse_appendf(buf, size, "with its flow");
-	else if (!strcmp(how, "every_tile"))
-		dse_appendf(buf, size, "every tile");
-	else if (!strcmp(how, "per_tile"))
-		dse_appendf(buf, size, "per %s tile", loops);
-	else
-		dse_appendf(buf, size, "%s", !strcmp(how, "once") ? "once" : "-");
-}
-
-/* ---- Text tables ---------------------------------------------------------- */
-
-/* A table of text cells, printed with each column as wide as its widest
- * cell; the last column is not padded, so long isl relations do not push
- * trailing spaces.
- */
-struct table {
-	int ncols;
-	int nrows;
-	const char *head[MAX_TABLE_COLS];
-	char (*cell)[CELL_LEN];		/* nrows * ncols */
-};
-
-static int table_init(struct table *t, int nrows, int ncols,
-	const char *const *head)
-{
-	int c;
-
-	t->ncols = ncols;
-	t->nrows = 0;
-	for (c = 0; c < ncols; c++)
-		t->head[c] = head[c];
-	t->cell = calloc((size_t) (nrows ? nrows : 1) * ncols, CELL_LEN);
-	return t->cell ? 0 : -1;
-}
-
-/* The cells of a new row, cleared. */
-static char (*table_row(struct table *t))[CELL_LEN]
-{
-	return t->cell + (size_t) t->nrows++ * t->ncols;
-}
-
-static void table_print(const struct table *t, FILE *out)
-{
-	int w[MAX_TABLE_COLS], r, c;
-
-	for (c = 0; c < t->ncols; c++) {
-		w[c] = (int) strlen(t->head[c]);
-		for (r = 0; r < t->nrows; r++) {
-			int len = (int) strlen(t->cell[r * t->ncols + c]);
-
-			w[c] = len > w[c] ? len : w[c];
-		}
-	}
-	for (r = -1; r < t->nrows; r++) {
-		int pad = 0;
-
-		/* Padding is written only before a non-empty cell, so that
-		 * no line ends in spaces.
-		 */
-		fputs("  ", out);
-		for (c = 0; c < t->ncols; c++) {
-			const char *s = r < 0 ? t->head[c] :
-				t->cell[r * t->ncols + c];
-
-			if (s[0]) {
-				fprintf(out, "%*s%s", pad, "", s);
-				pad = 0;
-			}
-			pad += w[c] - (int) strlen(s) + 2;
-		}
-		fputc('\n', out);
-	}
-}
-
-static void table_free(struct table *t)
-{
-	free(t->cell);
-	t->cell = NULL;
-}
-
-/* ---- The text report ------------------------------------------------------ */
-
-static void print_summary(const poly_analysis *a, double read_s, FILE *out)
-{
-	char buf[CELL_LEN * 2];
-	int l, band[POLY_MAX_LOOPS];
-
-	fprintf(out, "kernel %s: compute statement %s, %llu instances x %d "
-		"ops\n", a->kernel, a->statement,
-		(unsigned long long) a->points, a->ops_per_point);
-	fprintf(out, "  statements     ");
-	for (l = 0; l < a->n_statements; l++)
-		fprintf(out, "%s%s", l ? ", " : "", a->stmt_name[l]);
-	fprintf(out, "\n  loops          ");
-	for (l = 0; l < a->n_loops; l++)
-		fprintf(out, "%s%s [%lld]", l ? ", " : "", a->loop[l],
-			(long long) a->extent[l]);
-	for (l = 0; l < a->band && l < POLY_MAX_LOOPS; l++)
-		band[l] = l;
-	loop_list(a, band, a->band, ", ", buf, sizeof(buf));
-	fprintf(out, "\n  band           %s (outermost permutable)\n", buf);
-	fprintf(out, "  reduction      %s\n", a->reduction >= 0 &&
-		a->reduction < a->n_loops ? a->loop[a->reduction] : "-");
-	flagged_loops(a, a->parallel, buf, sizeof(buf));
-	fprintf(out, "  parallel       %s\n", buf);
-	flagged_loops(a, a->space_ok, buf, sizeof(buf));
-	fprintf(out, "  space loops    %s (candidates)\n", buf);
-	if (a->simd_loop >= 0 && a->simd_loop < a->n_loops)
-		fprintf(out, "  simd           %s%s%s%s\n",
-			a->loop[a->simd_loop],
-			a->simd_layout[0] ? " (layout change " : "",
-			a->simd_layout, a->simd_layout[0] ? ")" : "");
-	else
-		fprintf(out, "  simd           -\n");
-	if (read_s > 0)
-		fprintf(out, "  C reader       %.3f s (libclang and isl)\n",
-			read_s);
-	fprintf(out, "  analysis       %.3f s\n", a->seconds);
-}
-
-static int print_deps(const poly_analysis *a, FILE *out)
-{
-	static const char *const head[] = { "name", "type", "array", "access",
-		"distance", "relation" };
-	struct table t;
-	int i;
-
-	fprintf(out, "\ndependences (%d)\n", a->n_deps);
-	if (a->n_deps == 0)
-		return 0;
-	if (table_init(&t, a->n_deps, 6, head) < 0)
-		return -1;
-	for (i = 0; i < a->n_deps; i++) {
-		const poly_dep *d = &a->dep[i];
-		char (*row)[CELL_LEN] = table_row(&t);
-
-		snprintf(row[0], CELL_LEN, "%s", d->name);
-		snprintf(row[1], CELL_LEN, "%s%s", poly_dep_kind_name(d->kind),
-			d->unknown ? " (may)" : "");
-		snprintf(row[2], CELL_LEN, "%s", d->array);
-		snprintf(row[3], CELL_LEN, "%s", access_text(a, d->access));
-		dist_vector(a, d, row[4], CELL_LEN);
-		snprintf(row[5], CELL_LEN, "%s", d->relation);
-	}
-	table_print(&t, out);
-	table_free(&t);
-	return 0;
-}
-
-static int print_candidates(const poly_analysis *a, int chosen, FILE *out)
-{
-	static const char *const head[] = { "index", "dims", "space", "time",
-		"groups", "note" };
-	struct table t;
-	int i;
-
-	fprintf(out, "\nspace-time candidates (%d; default %d)\n",
-		a->n_candidates, a->default_candidate);
-	if (a->n_candidates == 0)
-		return 0;
-	if (table_init(&t, a->n_candidates, 6, head) < 0)
-		return -1;
-	for (i = 0; i < a->n_candidates; i++) {
-		const poly_candidate *c = &a->cand[i];
-		char (*row)[CELL_LEN] = table_row(&t);
-
-		snprintf(row[0], CELL_LEN, "%d", c->index);
-		snprintf(row[1], CELL_LEN, "%d-D", c->n_space);
-		loop_list(a, c->space, c->n_space, ",", row[2], CELL_LEN);
-		loop_list(a, c->time, c->n_time, ",", row[3], CELL_LEN);
-		snprintf(row[4], CELL_LEN, "%d", c->n_groups);
-		snprintf(row[5], CELL_LEN, "%s%s%s",
-			c->index == a->default_candidate ? "default" : "",
-			c->index == a->default_candidate && c->index == chosen ?
-			", " : "", c->index == chosen ? "config" : "");
-	}
-	table_print(&t, out);
-	table_free(&t);
-	return 0;
-}
-
-static void group_row(const poly_analysis *a, const poly_candidate *c,
-	const poly_template *t, int i, char (*row)[CELL_LEN])
-{
-	const poly_group *g = &c->group[i];
-
-	snprintf(row[0], CELL_LEN, "%s", g->name);
-	snprintf(row[1], CELL_LEN, "%s", access_text(a, g->access));
-	snprintf(row[2], CELL_LEN, "%s", poly_dep_kind_name(g->kind));
-	group_deps(a, g, row[3], CELL_LEN);
-	dse_group_direction(c, g, row[4], CELL_LEN);
-	snprintf(row[5], CELL_LEN, "%s", dse_io_type_name(g->type));
-	snprintf(row[6], CELL_LEN, "%s", g->copy_in && g->copy_out ? "in/out" :
-		g->copy_in ? "in" : g->copy_out ? "out" : "-");
-	snprintf(row[7], CELL_LEN, "%s", yes_no(g->pruned));
-	snprintf(row[8], CELL_LEN, "%s", yes_no(g->embedded));
-	snprintf(row[9], CELL_LEN, "%d", g->levels);
-	snprintf(row[10], CELL_LEN, "%s", dse_io_level_name(g->buffer_level));
-	drain_cell(t, i, row[11], CELL_LEN);
-}
-
-/* The groups of candidate c, with when each is drained: the tiles run
- * in the candidate's loop order (space loops outermost, then the others
- * as written), which the models read from its template.
- */
-static int print_groups(const poly_analysis *a, const poly_candidate *c,
-	FILE *out)
-{
-	static const char *const head[] = { "group", "access", "kind", "deps",
-		"dir", "type", "copy", "pruned", "embedded", "levels",
-		"buffer", "drained" };
-	char space[CELL_LEN], time[CELL_LEN];
-	poly_template *tmpl;
-	struct table t;
-	int i;
-
-	loop_list(a, c->space, c->n_space, ",", space, sizeof(space));
-	loop_list(a, c->time, c->n_time, ",", time, sizeof(time));
-	fprintf(out, "\ncandidate %d: %d-D array, space %s, time %s; I/O "
-		"groups (%d)\n", c->index, c->n_space, space, time,
-		c->n_groups);
-	if (c->n_groups == 0)
-		return 0;
-	tmpl = malloc(sizeof(*tmpl));
-	if (!tmpl || poly_template_from(a, c->index, tmpl, NULL) ||
-	    table_init(&t, c->n_groups, 12, head) < 0) {
-		free(tmpl);
-		return -1;
-	}
-	for (i = 0; i < c->n_groups; i++)
-		group_row(a, c, tmpl, i, table_row(&t));
-	free(tmpl);
-	table_print(&t, out);
-	table_free(&t);
-	for (i = 0; i < c->n_groups; i++) {
-		const poly_group *g = &c->group[i];
-
-		if (g->copy_in_set[0])
-			fprintf(out, "  %-5s W_in   %s\n", g->name,
-				g->copy_in_set);
-		if (g->copy_out_set[0])
-			fprintf(out, "  %-5s W_out  %s\n", g->name,
-				g->copy_out_set);
-	}
-	return 0;
-}
-
-static int print_text(const poly_analysis *a, int only, int chosen,
-	double read_s, FILE *out)
-{
-	int i;
-
-	print_summary(a, read_s, out);
-	if (print_deps(a, out) < 0 || print_candidates(a, chosen, out) < 0)
-		return -1;
-	for (i = 0; i < a->n_candidates; i++)
-		if ((only < 0 || a->cand[i].index == only) &&
-		    print_groups(a, &a->cand[i], out) < 0)
-			return -1;
-	return 0;
-}
-
-/* ---- JSON ----------------------------------------------------------------- */
-
-/* A small streaming JSON writer: it tracks whether a comma is due at each
- * nesting level, indents objects one member per line, and keeps arrays
- * marked "inline" (lists of numbers and names) on one line.  The report
- * nests five levels deep at most (root, candidates, a candidate, its
- * groups, a group's deps), well within JSON_MAX_DEPTH.
- */
-#define JSON_MAX_DEPTH 8
-
-struct json {
-	FILE *out;
-	int depth;
-	int count[JSON_MAX_DEPTH];	/* members written at each level */
-	int flat[JSON_MAX_DEPTH];	/* no newlines inside this level */
-};
-
-/* Starts a value: the comma and the line break due before it, and the
- * member name when "key" is given (inside an object).
- */
-static void json_value(struct json *j, const char *key)
-{
-	if (j->depth > 0) {
-		int flat = j->flat[j->depth - 1];
-
-		if (j->count[j->depth - 1]++)
-			fputs(flat ? ", " : ",", j->out);
-		if (!flat)
-			fprintf(j->out, "\n%*s", 2 * j->depth, "");
-	}
-	if (key) {
-		dse_json_string(j->out, key);
-		fputs(": ", j->out);
-	}
-}
-
-static void json_open(struct json *j, const char *key, char bracket,
-	int flat)
-{
-	json_value(j, key);
-	fputc(bracket, j->out);
-	j->flat[j->depth] = flat || (j->depth > 0 && j->flat[j->depth - 1]);
-	j->count[j->depth] = 0;
-	j->depth++;
-}
-
-static void json_close(struct json *j, char bracket)
-{
-	int had = j->count[j->depth - 1], flat = j->flat[j->depth - 1];
-
-	j->depth--;
-	if (had && !flat)
-		fprintf(j->out, "\n%*s", 2 * j->depth, "");
-	fputc(bracket, j->out);
-}
-
-static void json_str(struct json *j, const char *key, const char *v)
-{
-	json_value(j, key);
-	dse_json_string(j->out, v);
-}
-
-static void json_int(struct json *j, const char *key, long long v)
-{
-	json_value(j, key);
-	fprintf(j->out, "%lld", v);
-}
-
-static void json_bool(struct json *j, const char *key, int v)
-{
-	json_value(j, key);
-	fputs(v ? "true" : "false", j->out);
-}
-
-static void json_null(struct json *j, const char *key)
-{
-	json_value(j, key);
-	fputs("null", j->out);
-}
-
-/* A loop name by index, or null when there is no such loop (-1). */
-static void json_loop(struct json *j, const poly_analysis *a,
-	const char *key, int l)
-{
-	if (l >= 0 && l < a->n_loops)
-		json_str(j, key, a->loop[l]);
-	else
-		json_null(j, key);
-}
-
-static void json_loops(struct json *j, const poly_analysis *a,
-	const char *key, const int *idx, int n)
-{
-	int i;
-
-	json_open(j, key, '[', 1);
-	for (i = 0; i < n; i++)
-		json_loop(j, a, NULL, idx[i]);
-	json_close(j, ']');
-}
-
-static void json_flagged(struct json *j, const poly_analysis *a,
-	const char *key, const int *flag)
-{
-	int idx[POLY_MAX_LOOPS], n = 0, l;
-
-	for (l = 0; l < a->n_loops && l < POLY_MAX_LOOPS; l++)
-		if (flag[l])
-			idx[n++] = l;
-	json_loops(j, a, key, idx, n);
-}
-
-static void json_kernel(struct json *j, const poly_analysis *a)
-{
-	int l, band[POLY_MAX_LOOPS];
-
-	json_str(j, "kernel", a->kernel);
-	json_str(j, "statement", a->statement);
-	json_open(j, "statements", '[', 1);
-	for (l = 0; l < a->n_statements; l++)
-		json_str(j, NULL, a->stmt_name[l]);
-	json_close(j, ']');
-	json_int(j, "points", (long long) a->points);
-	json_int(j, "ops_per_point", a->ops_per_point);
-	json_open(j, "loops", '[', 0);
-	for (l = 0; l < a->n_loops; l++) {
-		json_open(j, NULL, '{', 1);
-		json_str(j, "name", a->loop[l]);
-		json_int(j, "extent", (long long) a->extent[l]);
-		json_bool(j, "parallel", a->parallel[l]);
-		json_bool(j, "space_ok", a->space_ok[l]);
-		json_close(j, '}');
-	}
-	json_close(j, ']');
-	for (l = 0; l < a->band && l < POLY_MAX_LOOPS; l++)
-		band[l] = l;
-	json_loops(j, a, "band", band, a->band);
-	json_loop(j, a, "reduction", a->reduction);
-	json_flagged(j, a, "parallel", a->parallel);
-	json_flagged(j, a, "space_loops", a->space_ok);
-	json_loop(j, a, "simd_loop", a->simd_loop);
-	json_str(j, "simd_layout", a->simd_layout);
-}
-
-static void json_accesses(struct json *j, const poly_analysis *a)
-{
-	int i;
-
-	json_open(j, "accesses", '[', 0);
-	for (i = 0; i < a->n_accesses; i++) {
-		const poly_access *acc = &a->access[i];
-
-		json_open(j, NULL, '{', 1);
-		json_str(j, "array", acc->array);
-		json_str(j, "text", acc->text);
-		json_bool(j, "write", acc->write);
-		json_bool(j, "may", acc->may);
-		json_close(j, '}');
-	}
-	json_close(j, ']');
-}
-
-static void json_deps(struct json *j, const poly_analysis *a)
-{
-	int i, l;
-
-	json_open(j, "dependences", '[', 0);
-	for (i = 0; i < a->n_deps; i++) {
-		const poly_dep *d = &a->dep[i];
-
-		json_open(j, NULL, '{', 0);
-		json_str(j, "name", d->name);
-		json_str(j, "type", poly_dep_kind_name(d->kind));
-		json_str(j, "array", d->array);
-		json_str(j, "access", access_text(a, d->access));
-		json_str(j, "relation", d->relation);
-		json_open(j, "distance_min", '[', 1);
-		for (l = 0; l < a->n_loops; l++)
-			json_int(j, NULL, (long long) d->dist_min[l]);
-		json_close(j, ']');
-		json_open(j, "distance_max", '[', 1);
-		for (l = 0; l < a->n_loops; l++)
-			json_int(j, NULL, (long long) d->dist_max[l]);
-		json_close(j, ']');
-		json_bool(j, "uniform", d->uniform);
-		json_bool(j, "unknown", d->unknown);
-		json_close(j, '}');
-	}
-	json_close(j, ']');
-}
-
-static void json_group(struct json *j, const poly_analysis *a,
-	const poly_candidate *c, const poly_template *t, int index)
-{
-	const poly_group *g = &c->group[index];
-	char loops[CELL_LEN], *p, *next;
-	int i;
-
-	json_open(j, NULL, '{', 0);
-	json_str(j, "name", g->name);
-	json_str(j, "array", g->array);
-	json_str(j, "access", access_text(a, g->access));
-	json_str(j, "kind", poly_dep_kind_name(g->kind));
-	json_open(j, "deps", '[', 1);
-	for (i = 0; i < g->n_deps; i++)
-		if (g->dep[i] >= 0 && g->dep[i] < a->n_deps)
-			json_str(j, NULL, a->dep[g->dep[i]].name);
-	json_close(j, ']');
-	if (g->dir_known) {
-		json_open(j, "direction", '[', 1);
-		for (i = 0; i < c->n_space; i++)
-			json_int(j, NULL, g->dir[i]);
-		json_close(j, ']');
-	} else {
-		json_null(j, "direction");
-	}
-	json_str(j, "type", dse_io_type_name(g->type));
-	json_bool(j, "copy_in", g->copy_in);
-	json_bool(j, "copy_out", g->copy_out);
-	json_bool(j, "pruned", g->pruned);
-	json_bool(j, "embedded", g->embedded);
-	json_int(j, "levels", g->levels);
-	json_str(j, "buffer_level", dse_io_level_name(g->buffer_level));
-	json_str(j, "copy_in_set", g->copy_in_set);
-	json_str(j, "copy_out_set", g->copy_out_set);
-	/* When its values leave the array, and per tile of which loops. */
-	json_str(j, "drain", drain_of(t, index, loops, sizeof(loops)));
-	json_open(j, "drain_loops", '[', 1);
-	for (p = loops; strcmp(loops, "-") && p; p = next) {
-		next = strchr(p, ',');
-		if (next)
-			*next++ = '\0';
-		json_str(j, NULL, p);
-	}
-	json_close(j, ']');
-	json_close(j, '}');
-}
-
-/* One candidate; -1 when out of memory for its template. */
-static int json_candidate(struct json *j, const poly_analysis *a,
-	const poly_candidate *c)
-{
-	poly_template *tmpl = malloc(sizeof(*tmpl));
-	int order[POLY_MAX_LOOPS], n = poly_candidate_order(a, c, order);
-	char dims[16];
-	int i;
-
-	if (tmpl && poly_template_from(a, c->index, tmpl, NULL)) {
-		free(tmpl);
-		tmpl = NULL;
-	}
-	json_open(j, NULL, '{', 0);
-	json_int(j, "index", c->index);
-	snprintf(dims, sizeof(dims), "%d-D", c->n_space);
-	json_str(j, "dims", dims);
-	json_loops(j, a, "space_loops", c->space, c->n_space);
-	json_loops(j, a, "time_loops", c->time, c->n_time);
-	/* The order the tiles run in, which is the order of the knobs. */
-	json_loops(j, a, "loop_order", order, n > 0 ? n : 0);
-	json_open(j, "io_groups", '[', 0);
-	for (i = 0; i < c->n_groups && tmpl; i++)
-		json_group(j, a, c, tmpl, i);
-	json_close(j, ']');
-	json_close(j, '}');
-	free(tmpl);
-	return tmpl ? 0 : -1;
-}
-
-/* The whole analysis as one object.  "only" (>= 0) keeps that candidate
- * alone in "candidates"; n_candidates always counts them all.  "chosen"
- * is what a sweep of this config would take (-1: the config's choice is
- * not a candidate).  Returns -1 when out of memory.
- */
-static int print_json(const dse_ctx *ctx, const poly_analysis *a, int only,
-	int chosen, double read_s, FILE *out)
-{
-	struct json j;
-	int i, r = 0;
-
-	memset(&j, 0, sizeof(j));
-	j.out = out;
-	json_open(&j, NULL, '{', 0);
-	json_str(&j, "tool_version", DSE_VERSION);
-	json_str(&j, "config_file", dse_cfg_file(ctx->cfg));
-	json_kernel(&j, a);
-	json_accesses(&j, a);
-	json_deps(&j, a);
-	json_int(&j, "n_candidates", a->n_candidates);
-	json_open(&j, "candidates", '[', 0);
-	for (i = 0; i < a->n_candidates; i++)
-		if (only < 0 || a->cand[i].index == only)
-			r |= json_candidate(&j, a, &a->cand[i]);
-	json_close(&j, ']');
-	json_int(&j, "default_candidate", a->default_candidate);
-	if (chosen >= 0)
-		json_int(&j, "space_time", chosen);
-	else
-		json_null(&j, "space_time");
-	json_value(&j, "analysis_seconds");
-	fprintf(out, "%.6f", a->seconds);
-	if (read_s > 0) {
-		json_value(&j, "read_seconds");
-		fprintf(out, "%.6f", read_s);
-	}
-	json_close(&j, '}');
-	fputc('\n', out);
-	return r;
-}
-
-/* ---- The command ---------------------------------------------------------- */
-
 /* The candidate a sweep of this config would take: [space] space_time
- * when given, else the analysis's default; -1 (with a warning on stderr)
- * when the config names a candidate the kernel does not have, which a
- * sweep reports as an error.
+ * when given, else the analysis's default.  A config naming a candidate
+ * the kernel does not have (which a sweep reports as an error) leaves
+ * chosen at -1 and says where, for the warning the command line prints.
  */
-static int config_choice(const dse_ctx *ctx, const poly_analysis *a)
+static void config_choice(const dse_ctx *ctx, dse_analysis *res)
 {
+	const poly_analysis *a = res->a;
 	int64_t v;
-	int line = 0, col = 0;
 
+	res->chosen = a->default_candidate;
 	if (!dse_cfg_has(ctx->cfg, "space", "space_time"))
-		return a->default_candidate;
+		return;
 	v = dse_cfg_int(ctx->cfg, "space", "space_time", 0);
-	if (v >= 0 && v < a->n_candidates)
-		return (int) v;
-	dse_cfg_pos(ctx->cfg, "space", "space_time", &line, &col);
-	fprintf(stderr, "dse: %s:%d:%d: warning: space_time = %lld is not a "
-		"candidate of kernel '%s' (0..%d); a sweep stops there, "
-		"key 'space_time'\n", dse_cfg_file(ctx->cfg), line, col,
-		(long long) v, a->kernel, a->n_candidates - 1);
-	return -1;
+	if (v >= 0 && v < a->n_candidates) {
+		res->chosen = (int) v;
+		return;
+	}
+	res->chosen = -1;
+	res->bad_choice = (long long) v;
+	dse_cfg_pos(ctx->cfg, "space", "space_time", &res->bad_line,
+		&res->bad_col);
 }
 
-dse_stat dse_analyze_print(const dse_ctx *ctx, const poly_analysis *a,
-	const dse_analyze_opts *opts, FILE *out, dse_error *err)
-{
-	int chosen, r = 0;
-
-	if (opts->space_time >= a->n_candidates)
-		return dse_error_set(err, DSE_E_INPUT,
-			"--space-time %d: kernel '%s' has %d space-time "
-			"candidates (0..%d)", opts->space_time, a->kernel,
-			a->n_candidates, a->n_candidates - 1);
-	chosen = config_choice(ctx, a);
-	if (opts->json)
-		r = print_json(ctx, a, opts->space_time, chosen,
-			opts->read_seconds, out);
-	else
-		r = print_text(a, opts->space_time, chosen,
-			opts->read_seconds, out);
-	if (r < 0)
-		return dse_error_set(err, DSE_E_NOMEM,
-			"out of memory formatting the analysis");
-	if (fflush(out) != 0 || ferror(out))
-		return dse_error_set(err, DSE_E_IO,
-			"cannot write the analysis to standard output");
-	return dse_stat_ok;
-}
-
-/* Rank 0's part: the kernel description, the analysis, the report. */
+/* Rank 0's part: the kernel description and the analysis. */
 static dse_stat analyze_root(const dse_ctx *ctx, const dse_analyze_opts *opts,
-	dse_error *err)
+	dse_analysis *res, dse_error *err)
 {
-	dse_analyze_opts o = *opts;
 	poly_kernel_desc desc;
 	cfront_kernel *c;
 	poly_analysis *a;
-	dse_stat st;
 
 	if (dse_ctx_kernel_desc(ctx, &desc, &c, err))
 		return dse_stat_error;
 	a = poly_analyze(&desc, err);
-	o.read_seconds = c ? cfront_seconds(c) : 0;
+	res->read_seconds = c ? cfront_seconds(c) : 0;
 	cfront_free(c);
 	if (!a)
 		return dse_stat_error;
-	st = dse_analyze_print(ctx, a, &o, stdout, err);
-	poly_analysis_free(a);
-	return st;
+	if (opts->space_time >= a->n_candidates) {
+		dse_error_set(err, DSE_E_INPUT, "--space-time %d: kernel '%s' "
+			"has %d space-time candidates (0..%d)",
+			opts->space_time, a->kernel, a->n_candidates,
+			a->n_candidates - 1);
+		poly_analysis_free(a);
+		return dse_stat_error;
+	}
+	res->a = a;
+	config_choice(ctx, res);
+	return dse_stat_ok;
 }
 
 dse_stat dse_analyze(const dse_ctx *ctx, const dse_analyze_opts *opts,
-	dse_error *err)
+	dse_analysis *res, dse_error *err)
 {
 	int code = DSE_E_NONE;
 
+	memset(res, 0, sizeof(*res));
+	res->chosen = -1;
 	if (!ctx->mpi)
-		return analyze_root(ctx, opts, err);
-	if (ctx->rank == 0 && analyze_root(ctx, opts, err))
+		return analyze_root(ctx, opts, res, err);
+	if (ctx->rank == 0 && analyze_root(ctx, opts, res, err))
 		code = err->code ? (int) err->code : DSE_E_RUNTIME;
 	/* The other ranks only need the verdict, to exit with the same
-	 * status; rank 0 alone prints the error.
+	 * status; rank 0 alone reports the error.
 	 */
-	if (MPI_Bcast(&code, 1, MPI_INT, 0, ctx->comm) != MPI_SUCCESS)
+	if (MPI_Bcast(&code, 1, MPI_INT, 0, ctx->comm) != MPI_SUCCESS) {
+		dse_analysis_clear(res);
 		return dse_error_set(err, DSE_E_MPI,
 			"MPI_Bcast of the analysis outcome failed");
+	}
 	if (code == DSE_E_NONE)
 		return dse_stat_ok;
 	if (ctx->rank != 0)
 		dse_error_set(err, (enum dse_code) code,
 			"the analysis failed on rank 0");
 	return dse_stat_error;
+}
+
+void dse_analysis_clear(dse_analysis *res)
+{
+	poly_analysis_free(res->a);
+	res->a = NULL;
 }

@@ -378,24 +378,32 @@ int dse_signals_restore(dse_signals *s);
 typedef struct dse_analyze_opts {
 	int json;		/* one JSON object instead of tables */
 	int space_time;		/* show this candidate alone; -1: all */
-	double read_seconds;	/* reading a C kernel took; 0: isl kernel */
 } dse_analyze_opts;
 
-/* "dse analyze": builds the kernel description from ctx->cfg, analyses it
- * and prints the report on rank 0's standard output (tables, or JSON with
- * opts->json).  A --space-time the kernel does not have is an input error.
- * Collective: rank 0 works, the others receive the outcome, so every rank
- * returns the same status; only rank 0's err carries the real message.
+/* What "dse analyze" found, for the command line to print. */
+typedef struct dse_analysis {
+	poly_analysis *a;	/* owned; NULL on ranks other than 0 */
+	double read_seconds;	/* reading a C kernel took; 0: isl kernel */
+	int chosen;		/* the candidate a sweep of the config takes;
+				 * -1: [space] space_time names none */
+	long long bad_choice;	/* with chosen -1: that space_time, */
+	int bad_line, bad_col;	/* and where the config says it */
+} dse_analysis;
+
+/* "dse analyze": builds the kernel description from ctx->cfg and analyses
+ * it into *res (which the caller clears with dse_analysis_clear).  A
+ * --space-time (opts->space_time) the kernel does not have is an input
+ * error.  Never prints.  Collective when ctx->mpi: rank 0 works, the
+ * others receive the outcome, so every rank returns the same status; only
+ * rank 0's err carries the real message and only its res the analysis.
  */
 dse_stat dse_analyze(const dse_ctx *ctx, const dse_analyze_opts *opts,
-	dse_error *err);
+	dse_analysis *res, dse_error *err);
+void dse_analysis_clear(dse_analysis *res);
 
-/* Prints analysis "a" of ctx's config to "out" as dse_analyze does.  Not
- * collective.
- */
-dse_stat dse_analyze_print(const dse_ctx *ctx, const poly_analysis *a,
-	const dse_analyze_opts *opts, FILE *out, dse_error *err);
-
+/* The names of loops idx[0..n) joined by "sep", or "-" for none. */
+void dse_loop_list(const poly_analysis *a, const int *idx, int n,
+	const char *sep, char *buf, size_t size);
 /* Names shared by the analysis report and the results file: loops idx[]
  * joined by commas ("i,j"; "" for none), a group's I/O direction ("(1,0)",
  * or "?" when a distance is unknown), "exterior"/"interior", "L1".."L3".
