@@ -91,3 +91,9 @@ void cli_json_f64(struct cli_json *j, const char *key, double v)
 	else
 		fputs("null", j->out);
 }
+
+void cli_json_number(struct cli_json *j, const char *key, const char *text)
+{
+	cli_json_value(j, key);
+	fputs(text, j->out);
+}

@@ -54,6 +54,8 @@ void cli_json_null(struct cli_json *j, const char *key);
  */
 void cli_json_fixed(struct cli_json *j, const char *key, double v,
 	int decimals);
+/* A number the caller has formatted ("text", never NaN or infinity). */
+void cli_json_number(struct cli_json *j, const char *key, const char *text);
 /* A number printed exactly ("%.17g"); null when it is not finite. */
 void cli_json_f64(struct cli_json *j, const char *key, double v);
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/json.h"
 
 const char dse_show_usage[] =
 "Usage: dse show [--table front|cloud|candidates|io_groups] [--sort COLUMN]\n"
@@ -493,34 +494,34 @@ static void print_json(FILE *out, const char *file, const char *table,
 	int partial, const struct col **view, int n, const size_t *order,
 	size_t nrows)
 {
+	struct cli_json j;
 	char buf[64];
 
-	fputs("{\"file\":", out);
-	dse_json_string(out, file);
-	fputs(",\"table\":", out);
-	dse_json_string(out, table);
-	fprintf(out, ",\"partial\":%s,\"rows\":[", partial ? "true" :
-		"false");
+	cli_json_begin(&j, out, 1);
+	cli_json_open(&j, NULL, '{', 0);
+	cli_json_str(&j, "file", file);
+	cli_json_str(&j, "table", table);
+	cli_json_bool(&j, "partial", partial);
+	cli_json_open(&j, "rows", '[', 0);
 	for (size_t r = 0; r < nrows; r++) {
-		fputs(r ? ",{" : "{", out);
+		cli_json_open(&j, NULL, '{', 0);
 		for (int k = 0; k < n; k++) {
 			const struct col *c = view[k];
 
-			fputs(k ? "," : "", out);
-			dse_json_string(out, c->name);
-			fputc(':', out);
 			if (c->type == RES_STR)
-				dse_json_string(out, str_at(c, order[r]));
+				cli_json_str(&j, c->name, str_at(c, order[r]));
 			else if (c->type == RES_F64 && !isfinite(
 			    ((const double *) c->data)[order[r]]))
-				fputs("null", out);
+				cli_json_null(&j, c->name);
 			else
-				fputs(cell(c, order[r], 1, buf, sizeof(buf)),
-					out);
+				cli_json_number(&j, c->name, cell(c, order[r],
+					1, buf, sizeof(buf)));
 		}
-		fputc('}', out);
+		cli_json_close(&j, '}');
 	}
-	fputs("]}\n", out);
+	cli_json_close(&j, ']');
+	cli_json_close(&j, '}');
+	fputc('\n', out);
 }
 
 /* Prints the aligned table: numbers right-aligned, text left-aligned,
