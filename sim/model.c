@@ -500,6 +500,63 @@ static int64_t order_xfer(const struct inputs *acc, int n_in,
 	return max64(end1 + turn + beats2, end2);
 }
 
+/* One turn of the crossbar for the groups of mode "mode", from "free"
+ * on: each group's port takes its beats from when both the crossbar and
+ * its data are there; its L3 module is done when it has pushed its last
+ * beat, which waits for the beat a FIFO earlier to leave (cycle.c's
+ * l3_beat).  Updates each group's "done" from its data's arrival "at";
+ * returns the end of the turn.
+ */
+static int64_t xbar_turn(const struct inputs *acc, int n_in, int mode,
+	int64_t free, const int64_t *at, int64_t fifo, int64_t *done)
+{
+	int64_t end = free;
+	int g;
+
+	for (g = 0; g < n_in; g++) {
+		int64_t b = acc->g_beats[g], go;
+
+		if (acc->g_mc[g] != mode || b == 0)
+			continue;
+		go = max64(free, at[g]);
+		end = max64(end, go + b);
+		done[g] = b > fifo ? max64(at[g] + b, go + b - fifo) :
+			at[g] + b;
+	}
+	return end;
+}
+
+/* Cycles between the loads of consecutive double-buffered tiles on the
+ * crossbar when both modes take turns.  The crossbar keeps its mode
+ * across a tile boundary, so the groups that went second in one tile go
+ * first in the next, and an L3 module asks for its next tile only when it
+ * has pushed its last beat: a group's two turns in a row are apart by the
+ * DRAM latency, while the other mode's turn may fill that gap.  The
+ * recurrence below runs the turns of a few tiles from a cold start (every
+ * L3 module asking at once, as cycle.c does), with the PEs never holding
+ * a load back (the PE's step is a bound of its own in run_cycles), and
+ * returns the mean cycles a tile over the last two, the period of the
+ * alternation.
+ */
+#define XBAR_TILES 8
+static int64_t xbar_period(const struct inputs *acc, int n_in, int64_t lat,
+	int64_t turn, int64_t fifo)
+{
+	int64_t at[POLY_MAX_GROUPS], done[POLY_MAX_GROUPS] = { 0 };
+	int64_t free = 0, end[XBAR_TILES];
+	int k, g, mode = 0;
+
+	for (k = 0; k < XBAR_TILES; k++) {
+		for (g = 0; g < n_in; g++)
+			at[g] = done[g] + lat;
+		free = xbar_turn(acc, n_in, mode, free, at, fifo, done) + turn;
+		end[k] = free = xbar_turn(acc, n_in, !mode, free, at, fifo,
+			done);
+		mode = !mode;
+	}
+	return ceil_div(end[XBAR_TILES - 1] - end[XBAR_TILES - 3], 2);
+}
+
 /* The inputs of one L1 tile.  Each group has its own port and, in the
  * daisy chain, its own chain; on the multicast crossbar unicast and
  * multicast transfers are never in flight together, so the unicast groups'
@@ -542,14 +599,13 @@ static int load_tile(const sim_model *m, const struct point *p, double hz,
 	acc->chan = acc->dram_words * m->bytes / bpc;
 	bw = (int64_t) ceil(acc->dram_words * m->bytes * hz / m->bytes_per_s);
 	acc->lat = m->n_in > 0 ? m->dram_latency : 0;
-	acc->load = max64(beats, bw);
+	acc->load = max64(beats, bw) + acc->lat;
 	/* On the crossbar a group waits for the other mode's turn, and its
-	 * L3 module runs at most a FIFO ahead of its port: it is busy until
-	 * the network's last beat but the FIFO's (cycle.c).
+	 * L3 module runs at most a FIFO ahead of its port (xbar_period).
 	 */
-	if (p->net == SIM_NET_MULTICAST)
-		acc->load = max64(acc->load, net - m->logic.fifo_depth);
-	acc->load += acc->lat;
+	if (turn > 0)
+		acc->load = max64(acc->load, xbar_period(acc, m->n_in,
+			acc->lat, turn, m->logic.fifo_depth));
 	acc->xfer = max64(max64(beats, net), bw);
 	acc->net = net;
 	/* Each group's data waits for the bursts granted before it; on the

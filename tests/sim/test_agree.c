@@ -469,13 +469,15 @@ static void test_gemm(void **state)
 
 /* The property test's draws, and what it holds the analytic model to
  * where DRAM does not decide.  The goal is 2% on 95% of the designs
- * (bench_agree prints how far the model is from it); the test keeps the
- * model from sliding back: 85% of the designs within 2%, a median error
+ * (bench_agree prints how far the model is from it: 96.5% over 1,957
+ * designs); the test keeps the model from sliding back: 92% of its 150
+ * designs within 2% (three standard deviations of a sample of 150 below
+ * the benchmark's share), a median error
  * below 0.5% and none beyond 25%, where a model that ignores the order
  * of the tiles or the time a drain waits misses by 10x.
  */
 #define PROPERTY_DESIGNS 150
-#define PROPERTY_SHARE 0.85
+#define PROPERTY_SHARE 0.92
 #define PROPERTY_MEDIAN 0.005
 #define PROPERTY_WORST 0.25
 
