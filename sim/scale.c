@@ -360,6 +360,13 @@ static void finish(const struct sim_scale__geom *g, sim_scale_result *res)
 dse_stat sim_scale_run(const sim_scale_arch *arch,
 	const sim_scale_layer *layer, sim_scale_result *res, dse_error *err)
 {
+	return sim_scale__run(arch, layer, SIM_SCALE__IF_AUTO, res, err);
+}
+
+dse_stat sim_scale__run(const sim_scale_arch *arch,
+	const sim_scale_layer *layer, enum sim_scale__if_path if_path,
+	sim_scale_result *res, dse_error *err)
+{
 	struct sim_scale__geom g;
 
 	memset(res, 0, sizeof(*res));
@@ -370,6 +377,7 @@ dse_stat sim_scale_run(const sim_scale_arch *arch,
 			"large: an operand passes %lld words or the run %lld "
 			"cycles", (long long) MAX_WORDS,
 			(long long) MAX_CYCLES);
+	g.if_path = if_path;
 	counts(&g, res);
 	if (sim_scale__memory(&g, res, err)) {
 		memset(res, 0, sizeof(*res));

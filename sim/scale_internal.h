@@ -6,6 +6,16 @@
 
 #include "sim/scale.h"
 
+/* How a CALC read buffer takes an IFMAP whose windows overlap: as runs of
+ * consecutive words or word by word (the same counts, at different costs),
+ * or whichever the layer's shape makes cheaper.
+ */
+enum sim_scale__if_path {
+	SIM_SCALE__IF_AUTO = 0,
+	SIM_SCALE__IF_RUNS = 1,
+	SIM_SCALE__IF_WORDS = 2
+};
+
 /* The shape of a layer on an array, worked out once by scale.c. */
 struct sim_scale__geom {
 	const sim_scale_arch *arch;
@@ -17,7 +27,55 @@ struct sim_scale__geom {
 	int64_t rows_total;	/* folds * fold_len */
 	/* Distinct words of the IFMAP and FILTER that some tap reads. */
 	int64_t distinct[2];
+	enum sim_scale__if_path if_path;
 };
+
+/* sim_scale_run taking the IFMAP by the path given (the tests run both). */
+dse_stat sim_scale__run(const sim_scale_arch *arch,
+	const sim_scale_layer *layer, enum sim_scale__if_path if_path,
+	sim_scale_result *res, dse_error *err);
+
+/* A set of addresses as sorted runs [lo, hi) (sim/scale_ivs.c).  Between
+ * calls to sim_scale__ivs_push a set is a list of runs in any order; after
+ * sim_scale__ivs_normalize, and as the other functions take and leave it,
+ * its runs are sorted, disjoint and apart, and "words" counts them.
+ */
+struct sim_scale__iv {
+	int64_t lo, hi;
+};
+
+struct sim_scale__ivs {
+	struct sim_scale__iv *v, *tmp;	/* the runs, and room to merge */
+	int64_t n, cap;
+	int64_t words;
+};
+
+void sim_scale__ivs_free(struct sim_scale__ivs *s);
+
+/* Appends the run [lo, hi), joined to the last run when it continues it.
+ * Returns -1 when memory runs out.
+ */
+int sim_scale__ivs_push(struct sim_scale__ivs *s, int64_t lo, int64_t hi);
+
+/* Sorts the runs, joins those that meet and counts the words.  Returns -1
+ * when memory runs out.
+ */
+int sim_scale__ivs_normalize(struct sim_scale__ivs *s);
+
+/* The words of the union of "u" and "r", both normalized. */
+int64_t sim_scale__ivs_union_words(const struct sim_scale__ivs *u,
+	const struct sim_scale__ivs *r);
+
+/* Adds the words of "r" to "u", both normalized.  Returns -1 when memory
+ * runs out.
+ */
+int sim_scale__ivs_merge(struct sim_scale__ivs *u,
+	const struct sim_scale__ivs *r);
+
+/* Adds the word "a": returns 1 when it was new, 0 when "s" had it, -1
+ * when memory runs out.
+ */
+int sim_scale__ivs_add(struct sim_scale__ivs *s, int64_t a);
 
 /* Replays the layer's address streams through the SRAM buffers and fills
  * the stall cycles, the DRAM counts (res->dram_*) and the memory part of

@@ -72,6 +72,10 @@ struct tabs {
 	int64_t *base, *maxr, *maxc;	/* per output pixel */
 	int64_t *off, *jr, *jc;		/* per window index */
 	int64_t win, k;
+	/* The layer's channels, filter rows, words of a filter row (s c)
+	 * and of an IFMAP row (w c).
+	 */
+	int64_t c, r, sc, wc;
 };
 
 /* One tile of a fold's demand: rows u in [u_lo, u_n) of a tile x_hi wide
@@ -220,6 +224,10 @@ static int tabs_init(struct tabs *tb, const struct sim_scale__geom *g)
 	memset(tb, 0, sizeof(*tb));
 	tb->win = g->win;
 	tb->k = g->k;
+	tb->c = l->c;
+	tb->r = l->r;
+	tb->sc = l->s * l->c;
+	tb->wc = l->w * l->c;
 	tb->base = malloc(3 * (size_t) g->e * sizeof(int64_t));
 	tb->off = malloc(3 * (size_t) g->win * sizeof(int64_t));
 	if (!tb->base || !tb->off)
@@ -438,8 +446,6 @@ struct calc_rd {
 	int64_t set_words;
 	int64_t handovers;
 	int64_t last_row;	/* the row of the last hand-over */
-	/* The IFMAP replay: the half each word was last taken into. */
-	uint32_t *stamp;
 	/* The FILTER's tiles: the positions [lo, hi) of tile id the half
 	 * "gen" holds.
 	 */
@@ -809,22 +815,318 @@ static int64_t find_row(struct mem *m, int op, int forward)
 	return -1;
 }
 
-/* "n" IFMAP words (i, j), (i + di, j + dj), ... through a CALC buffer,
- * in locals so that the stores to the stamps cannot be taken to change
- * them.
+/* The run of IFMAP words pixel p reads in filter row r at window indices
+ * [ja, jb), cut where the taps leave the IFMAP.
  */
-static void calc_if_run(struct calc_rd *r, const struct tabs *tb, int64_t n,
-	int64_t i, int64_t j, int64_t di, int64_t dj, int64_t row, int inside)
+static int pixel_run(const struct tabs *tb, int64_t p, int64_t r, int64_t ja,
+	int64_t jb, struct sim_scale__ivs *out)
+{
+	int64_t row0 = r * tb->sc, at = tb->base[p] + r * tb->wc;
+	int64_t lo = dse_max64(ja, row0) - row0;
+	int64_t hi = dse_min64(dse_min64(jb, row0 + tb->sc) - row0,
+		tb->maxc[p] * tb->c);
+
+	if (lo >= hi || r >= tb->maxr[p])
+		return 0;
+	return sim_scale__ivs_push(out, at + lo, at + hi);
+}
+
+/* The IFMAP words of rows [da, db) of tile "b", as runs in "out"
+ * (normalized).  In every dataflow the pixel of an entry follows one of
+ * its two coordinates (the column x, or the row u of the tile) and the
+ * window index moves by one along the other, so each pixel reads a
+ * stretch of consecutive window indices in these rows: a run of words per
+ * filter row.  Taken a filter row at a time, pixel after pixel, the runs
+ * rise and mostly continue one another.  *raw (when not NULL) is set to
+ * the runs pushed before they were merged.
+ */
+static int tile_runs(const struct tabs *tb, const struct body *b,
+	int64_t da, int64_t db, struct sim_scale__ivs *out, int64_t *raw)
+{
+	int64_t va = da - b->prefix, vb = db - b->prefix, o, o0, o1, r;
+	int by_x = b->iu == 0;
+
+	out->n = 0;
+	o0 = by_x ? 0 : dse_max64(b->u_lo, b->skew ? va - b->x_hi + 1 : va);
+	o1 = by_x ? b->x_hi : dse_min64(b->u_n, vb);
+	for (r = 0; r < tb->r; r++)
+		for (o = o0; o < o1; o++) {
+			int64_t p, j0, slope, ja, lo, hi;
+
+			lo = by_x ? b->u_lo : 0;
+			hi = by_x ? b->u_n : b->x_hi;
+			if (b->skew || by_x) {
+				lo = dse_max64(lo, b->skew ? va - o : va);
+				hi = dse_min64(hi, b->skew ? vb - o : vb);
+			}
+			if (lo >= hi)
+				continue;
+			p = b->i0 + (by_x ? b->ix : b->iu) * o;
+			slope = by_x ? b->ju : b->jx;
+			j0 = b->j0 + (by_x ? b->jx : b->ju) * o + slope * lo;
+			ja = slope < 0 ? j0 + slope * (hi - 1 - lo) : j0;
+			if (pixel_run(tb, p, r, ja, slope ? ja + hi - lo :
+				ja + 1, out))
+				return -1;
+		}
+	if (raw)
+		*raw = out->n;
+	return sim_scale__ivs_normalize(out);
+}
+
+/* The state of the IFMAP's CALC pass by runs: the words of the active
+ * half as runs, room for the runs of a stretch of rows, and the words the
+ * last stretch tried would have brought the half to.
+ */
+struct calc_if {
+	struct calc_rd *r;
+	struct sim_scale__ivs half, rows;
+	int64_t row0;		/* the fold's first row */
+	int64_t probe;		/* words of the half with the last stretch */
+	double rate;		/* new words a row, lately; 0 before any */
+};
+
+/* Whether rows [da, db) of tile "b" leave the half short of full; when
+ * they do, their words join it.  Returns -1 when memory runs out.
+ */
+static int calc_if_fits(struct calc_if *c, const struct tabs *tb,
+	const struct body *b, int64_t da, int64_t db)
+{
+	if (tile_runs(tb, b, da, db, &c->rows, NULL))
+		return -1;
+	c->probe = sim_scale__ivs_union_words(&c->half, &c->rows);
+	c->rate = (double) (c->probe - c->half.words) / (double) (db - da);
+	if (c->probe >= c->r->cap)
+		return 0;
+	return sim_scale__ivs_merge(&c->half, &c->rows) ? -1 : 1;
+}
+
+/* Row d of tile "b", in which the half fills: its words one by one. */
+static int calc_if_walk(struct calc_if *c, struct mem *m,
+	const struct body *b, int64_t d)
+{
+	int64_t n = row_addrs(&m->tb, b, d, m->row), x;
+
+	for (x = 0; x < n; x++) {
+		int add = sim_scale__ivs_add(&c->half, m->row[x]);
+
+		if (add < 0)
+			return -1;
+		if (add && c->half.words == c->r->cap) {
+			c->r->handovers++;
+			c->r->last_row = c->row0 + d;
+			c->half.n = 0;
+			c->half.words = 0;
+		}
+	}
+	return 0;
+}
+
+/* The rows the half may take from row d before it fills, at the rate of
+ * late (all the rows to d1 when the rate is not known): a little more, so
+ * that the stretch tried usually just overfills it.
+ */
+static int64_t calc_if_guess(const struct calc_if *c, int64_t d, int64_t d1)
+{
+	double need = (double) (c->r->cap - c->half.words);
+
+	if (c->rate <= 0 || need / c->rate * 1.125 + 1 >= (double) (d1 - d))
+		return d1;
+	return d + (int64_t) (need / c->rate * 1.125) + 1;
+}
+
+/* The rows [d0, d1) of tile "b" through the half: stretches of rows at a
+ * time while they leave it short of full, and the row in which it fills
+ * word by word.  A stretch that overfills the half is cut where its new
+ * words would just fill it, as if they were spread evenly over its rows,
+ * until one row is left.  With "stop", returns after the row of the first
+ * hand-over and sets *at to it; *at is -1 when the rows run out first.
+ */
+static int calc_if_rows(struct calc_if *c, struct mem *m,
+	const struct body *b, int64_t d0, int64_t d1, int stop, int64_t *at)
+{
+	int64_t d = d0;
+
+	*at = -1;
+	while (d < d1) {
+		int64_t hi = calc_if_guess(c, d, d1), over;
+		int fit = calc_if_fits(c, &m->tb, b, d, hi);
+
+		if (fit < 0)
+			return -1;
+		if (fit) {
+			d = hi;
+			continue;
+		}
+		over = c->probe;
+		while (hi - d > 1) {
+			int64_t need = c->r->cap - c->half.words, mid;
+
+			mid = d + (hi - d) * (need - 1) / (over - c->half.words);
+			mid = dse_min64(dse_max64(mid, d + 1), hi - 1);
+			fit = calc_if_fits(c, &m->tb, b, d, mid);
+			if (fit < 0)
+				return -1;
+			if (fit)
+				d = mid;
+			else {
+				hi = mid;
+				over = c->probe;
+			}
+		}
+		if (calc_if_walk(c, m, b, d))
+			return -1;
+		if (stop) {
+			*at = d;
+			return 0;
+		}
+		d++;
+	}
+	return 0;
+}
+
+/* Whether tile "b" reads no IFMAP word twice, as the streamed IFMAP of the
+ * weight-stationary dataflow does when its window indices are channels
+ * of one filter tap: every pixel then reads the same taps, and those of
+ * two pixels lie apart.
+ */
+static int tile_distinct(const struct tabs *tb, const struct body *b)
+{
+	return b->skew && b->i0 == 0 && b->iu == 1 && b->ix == 0 &&
+		b->ju == 0 && b->jx == 1 && b->x_hi > 0 &&
+		b->j0 / tb->c == (b->j0 + b->x_hi - 1) / tb->c;
+}
+
+/* The pixels below n that read the tap (r, s) of a window. */
+static int64_t pixels_below(const struct sim_scale__geom *g, int64_t r,
+	int64_t s, int64_t n)
+{
+	const sim_scale_layer *l = g->layer;
+	int64_t ylim = dse_min64(g->out_h, dse_cdiv(l->h - r, l->stride_h));
+	int64_t xlim = dse_min64(g->out_w, dse_cdiv(l->w - s, l->stride_w));
+	int64_t y = n / g->out_w;
+
+	if (y >= ylim)
+		return ylim * xlim;
+	return y * xlim + dse_min64(n % g->out_w, xlim);
+}
+
+/* The words of rows [da, db) of a tile for which tile_distinct holds:
+ * column x holds pixels u with u + x in the rows, all reading the tap of
+ * the tile's first window index.
+ */
+static int64_t rows_words(const struct sim_scale__geom *g,
+	const struct tabs *tb, const struct body *b, int64_t da, int64_t db)
+{
+	int64_t va = da - b->prefix, vb = db - b->prefix, x, n = 0;
+	int64_t r = tb->jr[b->j0], s = tb->jc[b->j0];
+
+	for (x = 0; x < b->x_hi; x++) {
+		int64_t lo = dse_max64(b->u_lo, va - x);
+		int64_t hi = dse_min64(b->u_n, vb - x);
+
+		if (lo < hi)
+			n += pixels_below(g, r, s, hi) - pixels_below(g, r, s, lo);
+	}
+	return n;
+}
+
+/* Rows [d, d1) of a tile for which tile_distinct holds, the half holding
+ * words of its earlier rows only: every word is new to the half, so the
+ * half fills every "cap" words, and only its last filling is looked for
+ * (the row where the words so far reach it) and what follows it kept.
+ */
+static int calc_if_distinct(struct calc_if *c, struct mem *m,
+	const struct body *b, int64_t d, int64_t d1)
+{
+	const struct sim_scale__geom *g = m->g;
+	int64_t cap = c->r->cap, have = c->half.words, n, want, lo, hi, keep, x;
+
+	n = (have + rows_words(g, &m->tb, b, d, d1)) / cap;
+	if (!n)
+		return calc_if_fits(c, &m->tb, b, d, d1) == 1 ? 0 : -1;
+	want = n * cap - have;
+	lo = d;
+	hi = d1 - 1;
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+
+		if (rows_words(g, &m->tb, b, d, mid + 1) >= want)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	c->r->handovers += n;
+	c->r->last_row = c->row0 + lo;
+	keep = rows_words(g, &m->tb, b, d, lo + 1) - want;
+	c->half.n = 0;
+	c->half.words = 0;
+	if (tile_runs(&m->tb, b, lo + 1, d1, &c->rows, NULL) ||
+	    sim_scale__ivs_merge(&c->half, &c->rows))
+		return -1;
+	n = row_addrs(&m->tb, b, lo, m->row);
+	for (x = n - keep; x < n; x++)
+		if (sim_scale__ivs_add(&c->half, m->row[x]) < 0)
+			return -1;
+	return 0;
+}
+
+/* The rows [d0, d1) of tile "b" through the half. */
+static int calc_if_tile(struct calc_if *c, struct mem *m,
+	const struct body *b, int64_t d0, int64_t d1)
+{
+	int64_t at;
+
+	if (!tile_distinct(&m->tb, b))
+		return calc_if_rows(c, m, b, d0, d1, 0, &at);
+	if (calc_if_rows(c, m, b, d0, d1, 1, &at))
+		return -1;
+	return at < 0 || at + 1 >= d1 ? 0 :
+		calc_if_distinct(c, m, b, at + 1, d1);
+}
+
+/* The IFMAP's stream through a CALC buffer, as runs of words: the half
+ * holds the distinct words read since its hand-over.
+ */
+static int calc_ifmap_runs(struct mem *m, struct calc_rd *r)
+{
+	const struct sim_scale__geom *g = m->g;
+	struct calc_if c;
+	int64_t fc, fr, d0, d1;
+	struct body b;
+	int bad = 0;
+
+	memset(&c, 0, sizeof(c));
+	c.r = r;
+	for (fc = 0; fc < g->col_folds && !bad; fc++)
+		for (fr = 0; fr < g->row_folds && !bad; fr++) {
+			c.row0 = fold_row0(g, fc, fr);
+			make_body(g, IF, fc, fr, &b);
+			body_rows(&b, &d0, &d1);
+			bad = calc_if_tile(&c, m, &b, d0, d1);
+		}
+	r->fill = c.half.words;
+	sim_scale__ivs_free(&c.half);
+	sim_scale__ivs_free(&c.rows);
+	return bad ? -1 : 0;
+}
+
+/* "n" IFMAP words (i, j), (i + di, j + dj), ... through a CALC buffer
+ * that stamps each word with the half that took it last, in locals so
+ * that the stores to the stamps cannot be taken to change them.
+ */
+static void calc_if_run(struct calc_rd *r, uint32_t *stamp,
+	const struct tabs *tb, int64_t n, int64_t i, int64_t j, int64_t di,
+	int64_t dj, int64_t row)
 {
 	const int64_t *base = tb->base, *off = tb->off;
-	uint32_t *stamp = r->stamp, half = r->half;
+	uint32_t half = r->half;
 	int64_t fill = r->fill, cap = r->cap, x;
 
 	for (x = 0; x < n; x++, i += di, j += dj) {
 		int64_t a;
 
-		if (!inside && (tb->jr[j] >= tb->maxr[i] ||
-			tb->jc[j] >= tb->maxc[i]))
+		if (tb->jr[j] >= tb->maxr[i] || tb->jc[j] >= tb->maxc[i])
 			continue;
 		/* Branch-free: whether a word is new to the half follows no
 		 * pattern a predictor could learn.
@@ -843,32 +1145,15 @@ static void calc_if_run(struct calc_rd *r, const struct tabs *tb, int64_t n,
 	r->half = half;
 }
 
-/* The IFMAP words of row d of tile "b" through a CALC buffer; a hand-over
- * records the row "row".  The taps all lie inside the IFMAP when
- * "inside", which spares the test.
- */
-static void calc_if_row(struct calc_rd *r, const struct tabs *tb,
-	const struct body *b, int64_t d, int64_t row, int inside)
-{
-	int64_t len, i, j, di, dj;
-
-	len = row_span(b, d, &i, &j, &di, &dj);
-	if (len > 0)
-		calc_if_run(r, tb, len, i, j, di, dj, row, inside);
-}
-
-/* Replays the IFMAP's whole stream through a CALC buffer. */
-static int calc_ifmap(struct mem *m, struct calc_rd *r)
+/* The IFMAP's stream through a CALC buffer word by word. */
+static int calc_ifmap_words(struct mem *m, struct calc_rd *r)
 {
 	const struct sim_scale__geom *g = m->g;
-	const sim_scale_layer *l = g->layer;
-	int inside = (g->out_h - 1) * l->stride_h + l->r <= l->h &&
-		(g->out_w - 1) * l->stride_w + l->s <= l->w;
-	int64_t fc, fr, d, d0, d1;
+	uint32_t *stamp = calloc((size_t) m->range[IF], sizeof(*stamp));
+	int64_t fc, fr, d, d0, d1, len, i, j, di, dj;
 	struct body b;
 
-	r->stamp = calloc((size_t) m->range[IF], sizeof(*r->stamp));
-	if (!r->stamp)
+	if (!stamp)
 		return -1;
 	for (fc = 0; fc < g->col_folds; fc++)
 		for (fr = 0; fr < g->row_folds; fr++) {
@@ -876,11 +1161,68 @@ static int calc_ifmap(struct mem *m, struct calc_rd *r)
 
 			make_body(g, IF, fc, fr, &b);
 			body_rows(&b, &d0, &d1);
-			for (d = d0; d < d1; d++)
-				calc_if_row(r, &m->tb, &b, d, row0 + d, inside);
+			for (d = d0; d < d1; d++) {
+				len = row_span(&b, d, &i, &j, &di, &dj);
+				if (len > 0)
+					calc_if_run(r, stamp, &m->tb, len, i,
+						j, di, dj, row0 + d);
+			}
 		}
-	free(r->stamp);
+	free(stamp);
 	return 0;
+}
+
+static int64_t tile_len(struct mem *m, int op, int64_t fc, int64_t fr);
+
+/* A run costs about as much as this many words replayed one by one (the
+ * runs of a stretch are built, merged and counted again as the stretch
+ * is cut).
+ */
+#define RUN_COST 16
+
+/* Whether every tile of the IFMAP reads no word twice (see tile_distinct):
+ * one tile for each row fold, the same in every column fold.
+ */
+static int all_distinct(struct mem *m)
+{
+	const struct sim_scale__geom *g = m->g;
+	struct body b;
+	int64_t fr;
+
+	for (fr = 0; fr < g->row_folds; fr++) {
+		make_body(g, IF, 0, fr, &b);
+		if (!tile_distinct(&m->tb, &b))
+			return 0;
+	}
+	return 1;
+}
+
+/* Replays the IFMAP's stream through a CALC buffer: by runs where every
+ * tile reads no word twice (its fillings of the half are then
+ * counted, not replayed) or many words a run (windows that overlap much,
+ * or long rows of channels), else word by word.
+ */
+static int calc_ifmap(struct mem *m, struct calc_rd *r)
+{
+	const struct sim_scale__geom *g = m->g;
+	struct sim_scale__ivs runs;
+	int64_t d0, d1, raw = 0, words;
+	struct body b;
+
+	if (g->if_path != SIM_SCALE__IF_AUTO)
+		return g->if_path == SIM_SCALE__IF_RUNS ?
+			calc_ifmap_runs(m, r) : calc_ifmap_words(m, r);
+	memset(&runs, 0, sizeof(runs));
+	make_body(g, IF, 0, 0, &b);
+	body_rows(&b, &d0, &d1);
+	if (tile_runs(&m->tb, &b, d0, d1, &runs, &raw)) {
+		sim_scale__ivs_free(&runs);
+		return -1;
+	}
+	sim_scale__ivs_free(&runs);
+	words = tile_len(m, IF, 0, 0);
+	return all_distinct(m) || words >= RUN_COST * raw ? calc_ifmap_runs(m, r) :
+		calc_ifmap_words(m, r);
 }
 
 /* Whether no two taps of the layer read the same IFMAP word: windows that

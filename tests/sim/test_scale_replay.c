@@ -28,6 +28,7 @@
 #include <cmocka.h>
 
 #include "sim/scale.h"
+#include "sim/scale_internal.h"
 
 /* ------------------------------------------------------------------ */
 /* Matrices of addresses, -1 for an empty request. */
@@ -650,7 +651,26 @@ static int64_t pick(int64_t lo, int64_t hi)
 	return lo + (int64_t) (rng_state % (uint64_t) (hi - lo + 1));
 }
 
-static void check_one(int user, int n)
+/* Every figure of "r" against the rebuild's. */
+static void check_outcome(const sim_scale_result *r, const struct outcome *o)
+{
+	int op;
+
+	assert_int_equal(r->report.total_cycles, o->total);
+	assert_int_equal(r->stall_cycles, o->stalls);
+	assert_int_equal(r->dram_writes[2], o->words);
+	for (op = 0; op < 3; op++) {
+		assert_int_equal(r->report.dram_accesses[op], o->dram[op]);
+		assert_int_equal(r->report.dram_start[op], o->dram_start[op]);
+		assert_int_equal(r->report.dram_stop[op], o->dram_stop[op]);
+		assert_int_equal(r->report.sram_start[op], o->sram_start[op]);
+		assert_int_equal(r->report.sram_stop[op], o->sram_stop[op]);
+	}
+}
+
+/* Checks one layer: drawn at random, or "fix" with the array "fix_a". */
+static void check_one(int user, int n, const sim_scale_layer *fix,
+	const sim_scale_arch *fix_a)
 {
 	struct layer y;
 	struct demand d;
@@ -659,7 +679,7 @@ static void check_one(int user, int n)
 	struct outcome o;
 	dse_error err;
 	int64_t range[2], fc, fr, sr, sc, op;
-	int df = (int) pick(0, 2);
+	int df = (int) pick(0, 2), path;
 
 	memset(&y, 0, sizeof(y));
 	memset(&d, 0, sizeof(d));
@@ -681,6 +701,11 @@ static void check_one(int user, int n)
 		a.bw_mode = SIM_SCALE_USER;
 		a.bandwidth = pick(1, 6);
 	}
+	if (fix) {
+		y.l = *fix;
+		a = *fix_a;
+		df = (int) a.dataflow;
+	}
 	operands(&y);
 	sr = df == 0 ? y.e : y.win;
 	sc = df == 2 ? y.e : y.l.k;
@@ -700,16 +725,13 @@ static void check_one(int user, int n)
 		(long long) y.l.k, (long long) y.l.stride_h,
 		(long long) y.l.stride_w, (long long) a.word_bytes,
 		(long long) a.bandwidth);
-	assert_int_equal(sim_scale_run(&a, &y.l, &r, &err), dse_stat_ok);
-	assert_int_equal(r.report.total_cycles, o.total);
-	assert_int_equal(r.stall_cycles, o.stalls);
-	assert_int_equal(r.dram_writes[2], o.words);
-	for (op = 0; op < 3; op++) {
-		assert_int_equal(r.report.dram_accesses[op], o.dram[op]);
-		assert_int_equal(r.report.dram_start[op], o.dram_start[op]);
-		assert_int_equal(r.report.dram_stop[op], o.dram_stop[op]);
-		assert_int_equal(r.report.sram_start[op], o.sram_start[op]);
-		assert_int_equal(r.report.sram_stop[op], o.sram_stop[op]);
+	/* The IFMAP's CALC replay has two paths, by runs of words and word
+	 * by word; each must give the plain rebuild's counts.
+	 */
+	for (path = SIM_SCALE__IF_AUTO; path <= SIM_SCALE__IF_WORDS; path++) {
+		assert_int_equal(sim_scale__run(&a, &y.l, path, &r, &err),
+			dse_stat_ok);
+		check_outcome(&r, &o);
 	}
 	for (op = 0; op < 3; op++)
 		free(d.m[op].v);
@@ -720,13 +742,38 @@ static void check_one(int user, int n)
 	free(y.ofm.v);
 }
 
+/* Weight-stationary layers whose streamed IFMAP tiles read a word at most
+ * once (a row fold's window indices are channels of one filter tap), with
+ * tiles several times the active half of a 1 KiB buffer (50 words), so
+ * that the half fills many times inside a tile.  The rows of the array
+ * divide the channels or not, and strides and edges leave taps out.
+ */
+static const struct {
+	sim_scale_layer l;
+	int64_t rows;
+} distinct[] = {
+	{ { 12, 12, 3, 3, 4, 2, 1, 1 }, 4 },
+	{ { 12, 11, 3, 2, 6, 3, 1, 1 }, 3 },
+	{ { 13, 12, 3, 3, 4, 2, 2, 2 }, 2 },
+	{ { 12, 12, 2, 2, 5, 2, 3, 2 }, 5 },
+	{ { 10, 14, 4, 3, 8, 4, 2, 3 }, 4 },
+	{ { 12, 12, 3, 3, 6, 2, 1, 1 }, 4 },
+};
+
 static void test_calc(void **state)
 {
 	int i;
 
 	(void) state;
 	for (i = 0; i < 400; i++)
-		check_one(0, i);
+		check_one(0, i, NULL, NULL);
+	for (i = 0; i < (int) (sizeof(distinct) / sizeof(*distinct)); i++) {
+		sim_scale_arch a;
+
+		sim_scale_arch_default(&a, distinct[i].rows, 3, SIM_SCALE_WS);
+		a.sram_kb[0] = a.sram_kb[1] = a.sram_kb[2] = 1;
+		check_one(0, 400 + i, &distinct[i].l, &a);
+	}
 }
 
 static void test_user(void **state)
@@ -735,7 +782,7 @@ static void test_user(void **state)
 
 	(void) state;
 	for (i = 0; i < 300; i++)
-		check_one(1, i);
+		check_one(1, i, NULL, NULL);
 }
 
 int main(int argc, char **argv)
