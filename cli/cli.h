@@ -103,6 +103,38 @@ int cli_run_tune(dse_ctx *ctx, struct cli *cli, dse_error *err);
 dse_stat cli_analysis_print(const dse_ctx *ctx, const dse_analysis *res,
 	const dse_analyze_opts *opts, FILE *out, dse_error *err);
 
+/* Prints the design dse_eval returned (rank 0's "res") on "out": every
+ * metric with its unit, or one JSON object when "json".  An I/O error on
+ * "out" is DSE_E_IO.
+ */
+dse_stat cli_evaluation_print(const dse_ctx *ctx, const dse_evaluation *res,
+	int json, FILE *out, dse_error *err);
+/* Prints the run dse_simulate returned, as cli_evaluation_print does. */
+dse_stat cli_simulation_print(const dse_ctx *ctx, const dse_simulation *res,
+	const dse_simulate_opts *opts, FILE *out, dse_error *err);
+
+/* What the reports of eval and simulate share (cli/eval.c): the five
+ * resource lines (DSP, BRAM18K, URAM, LUT, FF) with their shares of the
+ * board; a legal design's status line ("legal", or "over the board: " and
+ * the resources over it); what bounds it ("bound by  io A (busy 84.0% of
+ * the cycles)", nothing where the model does not say).  As JSON members:
+ * "status" ("ok", "over_board" or the illegal status's text),
+ * "status_code" and, for a legal design, "over_board" (the resources over
+ * the board, [] when it fits); "bound_by", "bound_array", "bound_share";
+ * "board_fraction", the board's share of each resource.
+ */
+struct cli_json;
+void cli_resource_lines(FILE *out, const dse_ctx *ctx, const sim_metrics *m);
+void cli_print_fit(FILE *out, const dse_ctx *ctx, const sim_metrics *m);
+void cli_print_bound(FILE *out, const poly_template *t,
+	const sim_metrics *m);
+void cli_json_design_status(struct cli_json *j, const dse_ctx *ctx,
+	const sim_metrics *m);
+void cli_json_design_bound(struct cli_json *j, const poly_template *t,
+	const sim_metrics *m);
+void cli_json_board(struct cli_json *j, const dse_ctx *ctx,
+	const sim_metrics *m);
+
 /* "dse scalesim ..." and "dse show ...": argv[0] is the command's name.
  * Return the exit status.
  */

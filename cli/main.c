@@ -671,19 +671,36 @@ int cli_run_analyze(dse_ctx *ctx, struct cli *cli, dse_error *err)
 
 int cli_run_eval(dse_ctx *ctx, struct cli *cli, dse_error *err)
 {
+	dse_evaluation *res;
+	dse_stat st;
+
 	if (dse_is_workload(ctx)) {
 		dse_error_set(err, DSE_E_INPUT, "'dse eval' takes a kernel's "
 			"--sa-sizes; for a workload use 'dse simulate "
 			"--mode analytic --design ...'");
 		return report_error(ctx, err);
 	}
-	return dse_eval(ctx, &cli->eopt, err) ? report_error(ctx, err) : 0;
+	st = dse_eval(ctx, &cli->eopt, &res, err);
+	/* A design that is illegal or over the board is shown, then
+	 * refused; the write's own failure comes first.
+	 */
+	if (res && cli_evaluation_print(ctx, res, cli->eopt.json, stdout,
+			err))
+		st = dse_stat_error;
+	dse_evaluation_free(res);
+	return st ? report_error(ctx, err) : 0;
 }
 
 int cli_run_simulate(dse_ctx *ctx, struct cli *cli, dse_error *err)
 {
-	return dse_simulate(ctx, &cli->sopt, err) ? report_error(ctx, err) :
-		0;
+	dse_simulation *res;
+	dse_stat st;
+
+	st = dse_simulate(ctx, &cli->sopt, &res, err);
+	if (res && cli_simulation_print(ctx, res, &cli->sopt, stdout, err))
+		st = dse_stat_error;
+	dse_simulation_free(res);
+	return st ? report_error(ctx, err) : 0;
 }
 
 /* Parses argv for "cmd" (whose name, when it has one, is argv[1]);

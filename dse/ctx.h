@@ -424,19 +424,6 @@ typedef struct dse_eval_opts {
 	int breakdown;		/* every module, buffer and FIFO too */
 } dse_eval_opts;
 
-/* "dse eval": evaluates the design opts->sa_sizes names (any space-time
- * candidate of the kernel) with ctx's board, data type and model options,
- * and prints every metric on rank 0's standard output.  The io_network and
- * double_buffer knobs take the options' values, else the config's single
- * value, else daisy and on.  A malformed string or a list of the wrong
- * length is an input error; an illegal design is printed, then returned as
- * a runtime error naming the rule it breaks.  Needs ctx set up by
- * dse_ctx_setup.  Collective: rank 0 works, every rank returns the same
- * status; only rank 0's err carries the real message.
- */
-dse_stat dse_eval(const dse_ctx *ctx, const dse_eval_opts *opts,
-	dse_error *err);
-
 /* A design named by an AutoSA --sa-sizes string: the template of its
  * space-time candidate, a model built for it, its knobs and the string as
  * the model writes it back.
@@ -462,22 +449,38 @@ dse_stat dse_design_build(const dse_ctx *ctx, const char *sa_sizes,
 	int io_network, int double_buffer, dse_design *d, dse_error *err);
 void dse_design_clear(dse_design *d);
 
+/* What "dse eval" evaluated, for the command line to print. */
+typedef struct dse_evaluation {
+	dse_design d;
+	sim_metrics m;
+	int n_parts;		/* -1: no breakdown asked for */
+	sim_part parts[SIM_MAX_PARTS];
+} dse_evaluation;
+
+/* "dse eval": evaluates the design opts->sa_sizes names (any space-time
+ * candidate of the kernel) with ctx's board, data type and model options
+ * (with opts->breakdown, every module, buffer and FIFO too) into *res,
+ * which the caller frees with dse_evaluation_free.  The io_network and
+ * double_buffer knobs take the options' values, else the config's single
+ * value, else daisy and on.  A malformed string or a list of the wrong
+ * length is an input error and leaves *res NULL; an illegal design, or
+ * one over the board, sets *res (to be shown) and returns a runtime error
+ * naming the rule it breaks.  Never prints.  Needs ctx set up by
+ * dse_ctx_setup.  Collective: rank 0 works, every rank returns the same
+ * status; only rank 0's err and *res carry the real outcome.
+ */
+dse_stat dse_eval(const dse_ctx *ctx, const dse_eval_opts *opts,
+	dse_evaluation **res, dse_error *err);
+dse_evaluation *dse_evaluation_free(dse_evaluation *res);
+
 /* For commands where rank 0 works alone: broadcasts rank 0's outcome "st"
  * so every rank returns the same status (only rank 0's err carries the
  * real message).  Collective.
  */
 dse_stat dse_root_verdict(const dse_ctx *ctx, dse_stat st, dse_error *err);
 
-/* Output helpers shared by the commands that print one design: the I/O
- * network's name, a resource with its share of the board, and JSON
- * members (",\"key\":value"; non-finite numbers as null, strings
- * escaped, the board shares as a "board_fraction" object).
- */
+/* The I/O network's name: "daisy" or "multicast". */
 const char *dse_net_name(int io_network);
-void dse_resource_line(FILE *out, const dse_ctx *ctx, const char *label,
-	enum sim_metric id, int64_t v);
-/* The five resource lines (DSP, BRAM18K, URAM, LUT, FF) of "m". */
-void dse_resource_lines(FILE *out, const dse_ctx *ctx, const sim_metrics *m);
 /* Appends printf-formatted text to the string in buf (of "size" bytes)
  * as far as it fits; the string stays terminated.  For text read by
  * people or cut on purpose (a cell of a table, a --sa-sizes string in a
@@ -485,33 +488,18 @@ void dse_resource_lines(FILE *out, const dse_ctx *ctx, const sim_metrics *m);
  */
 void dse_appendf(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-void dse_json_f64(FILE *out, const char *key, double v);
-void dse_json_i64(FILE *out, const char *key, long long v);
+/* A JSON member ",\"key\":" and "s" escaped, for "dse tune --emit
+ * json"; "str" as a JSON string value, escaped (NULL: ""): the one string
+ * escaper, which the command line's JSON writer (cli/json.c) uses too.
+ */
 void dse_json_str(FILE *out, const char *key, const char *s);
-/* "str" as a JSON string value, escaped (NULL: ""). */
 void dse_json_string(FILE *out, const char *str);
-void dse_json_board(FILE *out, const dse_ctx *ctx, const sim_metrics *m);
-/* A legal design's status line: "legal", or "over the board: " and the
- * resources over it (dse_over_board).
+/* The array of an io or drain bound of design "m" of template "t"
+ * (sim_metrics.bound_by), "" for any other (or a NULL template).
  */
-void dse_print_fit(FILE *out, const dse_ctx *ctx, const sim_metrics *m);
-/* What bounds a legal design "m" of template "t" (sim_metrics.bound_by):
- * a line "bound by  io A (busy 84.0% of the cycles)", or the members
- * "bound_by", "bound_array" and "bound_share"; nothing where the model
- * does not say.  dse_bound_array: the array of an io or drain bound, ""
- * for any other (or a NULL template).
- */
-void dse_print_bound(FILE *out, const poly_template *t,
-	const sim_metrics *m);
-void dse_json_bound(FILE *out, const poly_template *t, const sim_metrics *m);
 const char *dse_bound_array(const poly_template *t, const sim_metrics *m);
-/* The members "status" ("ok", "over_board" or the illegal status's
- * text), "status_code" and, for a legal design, "over_board" (the names
- * of the resources over the board, [] when it fits).
- */
-void dse_json_status(FILE *out, const dse_ctx *ctx, const sim_metrics *m);
-/* The outcome of a printed design: ok, or a runtime error naming the
- * illegal status or the resources over the board.
+/* The outcome of a design: ok, or a runtime error naming the illegal
+ * status or the resources over the board.
  */
 dse_stat dse_fit_verdict(const dse_ctx *ctx, const char *design,
 	const sim_metrics *m, dse_error *err);
@@ -529,15 +517,30 @@ typedef struct dse_simulate_opts {
 	int json;
 } dse_simulate_opts;
 
-/* "dse simulate": builds the design as "dse eval" does, runs it through
- * the chosen model (full or sampled cycle simulation, or the analytic
- * model) and prints cycles, latency, the confidence interval and fraction
- * simulated, utilisation, DRAM bandwidth and the busy / stall cycles of
- * every module class on rank 0's standard output.  Exit statuses as
- * dse_eval.  Collective: rank 0 works, every rank returns the same status.
+/* What "dse simulate" simulated, for the command line to print. */
+typedef struct dse_simulation {
+	int workload;		/* 1: a workload's design (GNN, Tensil) */
+	dse_design d;
+	sim_cycle_opts co;
+	sim_cycle_report rep;
+	double seconds;		/* wall time of the simulation */
+	char why[256];		/* an illegal workload design: what to
+				 * change ("" when the status says it all) */
+} dse_simulation;
+
+/* "dse simulate": builds the design as "dse eval" does (or a workload's
+ * from opts->design) and runs it through the chosen model (full or
+ * sampled cycle simulation, or the analytic model) into *res, which the
+ * caller frees with dse_simulation_free: cycles, latency, the confidence
+ * interval and fraction simulated, utilisation, DRAM bandwidth and the
+ * busy / stall cycles of every module class.  Outcomes as dse_eval: *res
+ * is set when the simulation ran, even for a design that is then refused.
+ * Never prints.  Collective: rank 0 works, every rank returns the same
+ * status.
  */
 dse_stat dse_simulate(const dse_ctx *ctx, const dse_simulate_opts *opts,
-	dse_error *err);
+	dse_simulation **res, dse_error *err);
+dse_simulation *dse_simulation_free(dse_simulation *res);
 
 /* The forms "dse tune" emits. */
 enum dse_emit { DSE_EMIT_AUTOSA = 0, DSE_EMIT_TENSIL, DSE_EMIT_JSON,

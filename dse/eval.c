@@ -1,12 +1,13 @@
 /* "dse eval": one design, given in AutoSA's --sa-sizes syntax, evaluated
- * with the model a sweep uses, every metric printed with its unit.
+ * with the model a sweep uses; the command line prints every metric with
+ * its unit (cli/eval.c).
  *
  * The config is read exactly as a sweep reads it (board, kernel, data
  * type, [space] io_network / double_buffer), so a row of a sweep's front
  * evaluates back to the same numbers.  The design may name any space-time
  * candidate of the kernel: the template and the model are rebuilt for it.
- * Only rank 0 evaluates and prints; the other ranks learn the outcome
- * through one broadcast, as in "dse analyze".
+ * Only rank 0 evaluates; the other ranks learn the outcome through one
+ * broadcast, as in "dse analyze".
  */
 #include <math.h>
 #include <stdarg.h>
@@ -17,16 +18,6 @@
 
 #include "ctx.h"
 #include "sa_sizes.h"
-
-/* What rank 0 evaluated: the design, its metrics and, when asked for,
- * its breakdown.
- */
-struct design {
-	dse_design d;
-	sim_metrics m;
-	int n_parts;		/* -1: no breakdown asked for */
-	sim_part parts[SIM_MAX_PARTS];
-};
 
 /* The loops of the knobs of one kind ("i, j, k") and their number. */
 static int kind_loops(const dse_design *d, const char *kind, char *buf,
@@ -365,135 +356,18 @@ dse_stat dse_root_verdict(const dse_ctx *ctx, dse_stat st, dse_error *err)
 	return dse_stat_error;
 }
 
-/* ---- Printing -------------------------------------------------------- */
+/* ---- Names, the string escaper and the verdict ------------------------ */
 
 const char *dse_net_name(int v)
 {
 	return v == SIM_NET_MULTICAST ? "multicast" : "daisy";
 }
 
-/* A resource line: the amount and its share of the board. */
-void dse_resource_line(FILE *out, const dse_ctx *ctx, const char *label,
-	enum sim_metric id, int64_t v)
-{
-	double cap = sim_metric_capacity(&ctx->board, id);
 
-	if (cap > 0)
-		fprintf(out, "  %-14s %lld (%.1f%% of %.0f)\n", label,
-			(long long) v, 100.0 * (double) v / cap, cap);
-	else
-		fprintf(out, "  %-14s %lld\n", label, (long long) v);
-}
 
-void dse_resource_lines(FILE *out, const dse_ctx *ctx,
-	const sim_metrics *m)
-{
-	dse_resource_line(out, ctx, "DSP", SIM_M_DSP, m->dsp);
-	dse_resource_line(out, ctx, "BRAM18K", SIM_M_BRAM18K, m->bram18k);
-	dse_resource_line(out, ctx, "URAM", SIM_M_URAM, m->uram);
-	dse_resource_line(out, ctx, "LUT", SIM_M_LUT, m->lut);
-	dse_resource_line(out, ctx, "FF", SIM_M_FF, m->ff);
-}
 
-/* A count of the breakdown's table, "-" where the row has none. */
-static void part_cell(FILE *out, int width, int64_t v, int has)
-{
-	if (has)
-		fprintf(out, " %*lld", width, (long long) v);
-	else
-		fprintf(out, " %*s", width, "-");
-}
 
-/* The breakdown as a table: a row per kind of module (its own logic),
- * then its buffers and FIFOs, each with the resources of all its
- * instances; the total row is what the metrics above say, with BRAM in
- * 36-Kb tiles too, as Vivado reports it.
- */
-static void print_breakdown(const struct design *d, FILE *out)
-{
-	int64_t dsp = 0, bram = 0, uram = 0, lut = 0, ff = 0;
-	int i;
 
-	fprintf(out, "\nbreakdown (resources of all instances of a row)\n");
-	fprintf(out, "  %-22s %-34s %6s %5s %6s %5s %3s %-6s %6s %7s %5s "
-		"%8s %8s\n", "module", "part", "count", "width", "depth",
-		"banks", "x", "memory", "DSP", "BRAM18K", "URAM", "LUT", "FF");
-	for (i = 0; i < d->n_parts; i++) {
-		const sim_part *p = &d->parts[i];
-		int buf = p->kind != SIM_PART_MODULE;
-
-		fprintf(out, "  %-22s %-34s", p->module, buf ? p->name : "");
-		part_cell(out, 6, p->count, 1);
-		part_cell(out, 5, p->width, buf);
-		part_cell(out, 6, p->depth, buf);
-		part_cell(out, 5, p->banks, buf);
-		part_cell(out, 3, p->copies, buf);
-		fprintf(out, " %-6s", buf ? arch_mem_name(p->mem) : "-");
-		fprintf(out, " %6lld %7lld %5lld %8lld %8lld\n",
-			(long long) p->dsp, (long long) p->bram18k,
-			(long long) p->uram, (long long) p->lut,
-			(long long) p->ff);
-		dsp += p->dsp;
-		bram += p->bram18k;
-		uram += p->uram;
-		lut += p->lut;
-		ff += p->ff;
-	}
-	fprintf(out, "  %-22s %-34s %6s %5s %6s %5s %3s %-6s %6lld %7lld %5lld "
-		"%8lld %8lld\n", "total", "", "", "", "", "", "", "",
-		(long long) dsp, (long long) bram, (long long) uram,
-		(long long) lut, (long long) ff);
-	fprintf(out, "  BRAM18K %lld = %.1f BRAM36 tiles; x: copies (2 for "
-		"ping-pong buffers)\n", (long long) bram, (double) bram / 2.0);
-}
-
-static void print_text(const dse_ctx *ctx, const struct design *d,
-	FILE *out)
-{
-	const sim_metrics *m = &d->m;
-	const char *ops = ctx->dtype->is_float ? "GFLOP/s" : "GOP/s";
-
-	fprintf(out, "dse eval: %s on %s, %s, space_time[%d]\n",
-		d->d.tmpl.kernel, ctx->board.name, ctx->dtype->name,
-		d->d.tmpl.space_time);
-	fprintf(out, "  %-14s %s\n", "design", d->d.sa);
-	if (d->d.note[0])
-		fprintf(out, "  %-14s %s\n", "note", d->d.note);
-	fprintf(out, "  %-14s %s, double buffering %s\n", "I/O network",
-		dse_net_name(d->d.io_network), d->d.double_buffer ? "on" : "off");
-	if (m->status != SIM_OK) {
-		fprintf(out, "  %-14s illegal: %s\n", "status",
-			sim_status_name(m->status));
-		return;
-	}
-	dse_print_fit(out, ctx, m);
-	fprintf(out, "  %-14s %llu cycles\n", "cycles",
-		(unsigned long long) m->cycles);
-	dse_print_bound(out, &d->d.tmpl, m);
-	fprintf(out, "  %-14s %.6g ms\n", "latency", m->latency_s * 1e3);
-	fprintf(out, "  %-14s %.2f %s\n", "throughput", m->gops, ops);
-	fprintf(out, "  %-14s %.1f MHz\n", "clock", m->mhz);
-	fprintf(out, "  %-14s %d x %d (%lld PEs), II %d\n", "PE array",
-		m->pe_rows, m->pe_cols, (long long) m->n_pe, m->ii);
-	dse_resource_lines(out, ctx, m);
-	fprintf(out, "  %-14s %lld bytes (%.2f MiB)\n", "off-chip",
-		(long long) m->offchip_bytes,
-		(double) m->offchip_bytes / (1024.0 * 1024.0));
-	fprintf(out, "  %-14s %.6g J\n", "energy", m->energy_j);
-	fprintf(out, "  %-14s %.6g J*s\n", "EDP", m->edp);
-	if (d->n_parts >= 0)
-		print_breakdown(d, out);
-}
-
-void dse_print_fit(FILE *out, const dse_ctx *ctx, const sim_metrics *m)
-{
-	char over[256];
-
-	if (dse_over_board(ctx, m, over, sizeof(over)))
-		fprintf(out, "  %-14s over the board: %s\n", "status", over);
-	else
-		fprintf(out, "  %-14s legal\n", "status");
-}
 
 const char *dse_bound_array(const poly_template *t, const sim_metrics *m)
 {
@@ -505,40 +379,9 @@ const char *dse_bound_array(const poly_template *t, const sim_metrics *m)
 	return t->group[g].array;
 }
 
-void dse_print_bound(FILE *out, const poly_template *t,
-	const sim_metrics *m)
-{
-	const char *a = dse_bound_array(t, m);
 
-	if (m->status != SIM_OK || m->bound_by == SIM_BOUND_NONE)
-		return;
-	fprintf(out, "  %-14s %s%s%s (busy %.1f%% of the cycles)\n",
-		"bound by", sim_bound_name(m->bound_by), *a ? " " : "", a,
-		100.0 * m->bound_share);
-}
 
-void dse_json_bound(FILE *out, const poly_template *t, const sim_metrics *m)
-{
-	if (m->status != SIM_OK || m->bound_by == SIM_BOUND_NONE)
-		return;
-	dse_json_str(out, "bound_by", sim_bound_name(m->bound_by));
-	dse_json_str(out, "bound_array", dse_bound_array(t, m));
-	dse_json_f64(out, "bound_share", m->bound_share);
-}
 
-/* A JSON number; JSON has no NaN or infinity, which print as null. */
-void dse_json_f64(FILE *out, const char *key, double v)
-{
-	if (isfinite(v))
-		fprintf(out, ",\"%s\":%.17g", key, v);
-	else
-		fprintf(out, ",\"%s\":null", key);
-}
-
-void dse_json_i64(FILE *out, const char *key, long long v)
-{
-	fprintf(out, ",\"%s\":%lld", key, v);
-}
 
 /* Length of the valid UTF-8 sequence at s, or 0 when it is not one. */
 static int utf8_len(const unsigned char *s)
@@ -603,29 +446,6 @@ void dse_json_str(FILE *out, const char *key, const char *s)
 	dse_json_string(out, s);
 }
 
-void dse_json_status(FILE *out, const dse_ctx *ctx, const sim_metrics *m)
-{
-	static const enum sim_metric res[] = { SIM_M_DSP, SIM_M_BRAM18K,
-		SIM_M_URAM, SIM_M_LUT, SIM_M_FF };
-	char over[256];
-	size_t i;
-	int n = 0;
-
-	if (m->status != SIM_OK) {
-		dse_json_str(out, "status", sim_status_name(m->status));
-		dse_json_i64(out, "status_code", m->status);
-		return;
-	}
-	dse_json_str(out, "status", dse_over_board(ctx, m, over,
-		sizeof(over)) ? "over_board" : "ok");
-	dse_json_i64(out, "status_code", m->status);
-	fputs(",\"over_board\":[", out);
-	for (i = 0; i < sizeof(res) / sizeof(res[0]); i++)
-		if (sim_metrics_get(m, res[i]) > dse_fit_limit(ctx, res[i]))
-			fprintf(out, "%s\"%s\"", n++ ? "," : "",
-				sim_metric_name(res[i]));
-	fputc(']', out);
-}
 
 dse_stat dse_fit_verdict(const dse_ctx *ctx, const char *design,
 	const sim_metrics *m, dse_error *err)
@@ -641,150 +461,52 @@ dse_stat dse_fit_verdict(const dse_ctx *ctx, const char *design,
 	return dse_stat_ok;
 }
 
-/* The share of the board of each resource, as fractions. */
-void dse_json_board(FILE *out, const dse_ctx *ctx, const sim_metrics *m)
-{
-	static const enum sim_metric res[] = { SIM_M_DSP, SIM_M_BRAM18K,
-		SIM_M_URAM, SIM_M_LUT, SIM_M_FF };
-	size_t i;
 
-	fputs(",\"board_fraction\":{", out);
-	for (i = 0; i < sizeof(res) / sizeof(res[0]); i++) {
-		double cap = sim_metric_capacity(&ctx->board, res[i]);
-		double v = sim_metrics_get(m, res[i]);
 
-		fprintf(out, "%s\"%s\":", i ? "," : "",
-			sim_metric_name(res[i]));
-		if (cap > 0)
-			fprintf(out, "%.17g", v / cap);
-		else
-			fputs("null", out);
-	}
-	fputc('}', out);
-}
 
-static const char *const part_kinds[] = { "module", "buffer", "fifo" };
 
-/* The breakdown as "breakdown": an array of rows (JSON null for the memory
- * of a module row).
- */
-static void json_breakdown(const struct design *d, FILE *out)
-{
-	int i;
-
-	fputs(",\"breakdown\":[", out);
-	for (i = 0; i < d->n_parts; i++) {
-		const sim_part *p = &d->parts[i];
-
-		fprintf(out, "%s{\"kind\":\"%s\"", i ? "," : "",
-			part_kinds[p->kind]);
-		dse_json_str(out, "module", p->module);
-		dse_json_str(out, "part", p->name);
-		dse_json_i64(out, "level", p->level);
-		dse_json_i64(out, "count", p->count);
-		dse_json_i64(out, "width", p->width);
-		dse_json_i64(out, "depth", p->depth);
-		dse_json_i64(out, "banks", p->banks);
-		dse_json_i64(out, "copies", p->copies);
-		if (p->mem >= 0)
-			dse_json_str(out, "memory", arch_mem_name(p->mem));
-		else
-			fputs(",\"memory\":null", out);
-		dse_json_i64(out, "dsp", p->dsp);
-		dse_json_i64(out, "bram18k", p->bram18k);
-		dse_json_i64(out, "uram", p->uram);
-		dse_json_i64(out, "lut", p->lut);
-		dse_json_i64(out, "ff", p->ff);
-		fputc('}', out);
-	}
-	fputc(']', out);
-}
-
-static void print_json(const dse_ctx *ctx, const struct design *d,
-	FILE *out)
-{
-	const sim_metrics *m = &d->m;
-	int k;
-
-	fprintf(out, "{\"kernel\":\"%s\"", d->d.tmpl.kernel);
-	dse_json_str(out, "board", ctx->board.name);
-	dse_json_i64(out, "space_time", d->d.tmpl.space_time);
-	dse_json_str(out, "sa_sizes", d->d.sa);
-	if (d->d.note[0])
-		dse_json_str(out, "note", d->d.note);
-	dse_json_str(out, "io_network", dse_net_name(d->d.io_network));
-	dse_json_i64(out, "double_buffer", d->d.double_buffer);
-	dse_json_status(out, ctx, m);
-	dse_json_i64(out, "cycles", (long long) m->cycles);
-	dse_json_bound(out, &d->d.tmpl, m);
-	dse_json_f64(out, "latency_s", m->latency_s);
-	dse_json_f64(out, "gops", m->gops);
-	dse_json_f64(out, "mhz", m->mhz);
-	dse_json_i64(out, "dsp", m->dsp);
-	dse_json_i64(out, "bram18k", m->bram18k);
-	dse_json_i64(out, "uram", m->uram);
-	dse_json_i64(out, "lut", m->lut);
-	dse_json_i64(out, "ff", m->ff);
-	dse_json_i64(out, "offchip_bytes", m->offchip_bytes);
-	dse_json_f64(out, "energy", m->energy_j);
-	dse_json_f64(out, "edp", m->edp);
-	dse_json_i64(out, "n_pe", m->n_pe);
-	dse_json_i64(out, "pe_rows", m->pe_rows);
-	dse_json_i64(out, "pe_cols", m->pe_cols);
-	dse_json_i64(out, "ii", m->ii);
-	dse_json_board(out, ctx, m);
-	fputs(",\"knobs\":{", out);
-	for (k = 0; k < sim_model_n_knobs(d->d.model); k++)
-		fprintf(out, "%s\"%s\":%d", k ? "," : "",
-			sim_model_knob_name(d->d.model, k), (int) d->d.knobs[k]);
-	fputc('}', out);
-	if (d->n_parts >= 0)
-		json_breakdown(d, out);
-	fputs("}\n", out);
-}
-
-/* Rank 0's part.  An illegal design, or one over the board, is printed,
- * then reported as a runtime error (exit status 1): the request was
- * valid, the design is not.
+/* Rank 0's part.  An illegal design, or one over the board, is returned
+ * with a runtime error (exit status 1): the request was valid, the
+ * design is not, and the command line still shows it.
  */
 static dse_stat eval_root(const dse_ctx *ctx, const dse_eval_opts *opts,
-	dse_error *err)
+	dse_evaluation **res, dse_error *err)
 {
-	struct design *d = calloc(1, sizeof(*d));
-	dse_stat st;
+	dse_evaluation *d = calloc(1, sizeof(*d));
 
 	if (!d)
 		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
 	d->n_parts = -1;
-	st = dse_design_build(ctx, opts->sa_sizes, opts->io_network,
-		opts->double_buffer, &d->d, err);
-	if (st == dse_stat_ok) {
-		if (opts->breakdown)
-			sim_breakdown(d->d.model, d->d.knobs, d->parts,
-				&d->n_parts, &d->m);
-		else
-			sim_eval(d->d.model, d->d.knobs, &d->m);
-		if (opts->json)
-			print_json(ctx, d, stdout);
-		else
-			print_text(ctx, d, stdout);
-		if (fflush(stdout) != 0 || ferror(stdout))
-			st = dse_error_set(err, DSE_E_IO, "cannot write the "
-				"evaluation to standard output");
+	if (dse_design_build(ctx, opts->sa_sizes, opts->io_network,
+			opts->double_buffer, &d->d, err)) {
+		dse_evaluation_free(d);
+		return dse_stat_error;
 	}
-	if (st == dse_stat_ok)
-		st = dse_fit_verdict(ctx, d->d.sa, &d->m, err);
-	dse_design_clear(&d->d);
-	free(d);
-	return st;
+	if (opts->breakdown)
+		sim_breakdown(d->d.model, d->d.knobs, d->parts, &d->n_parts,
+			&d->m);
+	else
+		sim_eval(d->d.model, d->d.knobs, &d->m);
+	*res = d;
+	return dse_fit_verdict(ctx, d->d.sa, &d->m, err);
 }
 
 dse_stat dse_eval(const dse_ctx *ctx, const dse_eval_opts *opts,
-	dse_error *err)
+	dse_evaluation **res, dse_error *err)
 {
 	dse_stat st = dse_stat_ok;
 
+	*res = NULL;
 	if (ctx->rank == 0)
-		st = eval_root(ctx, opts, err);
+		st = eval_root(ctx, opts, res, err);
 	return dse_root_verdict(ctx, st, err);
+}
+
+dse_evaluation *dse_evaluation_free(dse_evaluation *res)
+{
+	if (res) {
+		dse_design_clear(&res->d);
+		free(res);
+	}
+	return NULL;
 }
