@@ -212,11 +212,17 @@ static void print_summary(const poly_analysis *a, double read_s, FILE *out)
 	int l, band[POLY_MAX_LOOPS];
 
 	fprintf(out, "kernel %s: compute statement %s, %llu instances x %d "
-		"ops\n", a->kernel, a->statement,
+		"ops", a->kernel, a->statement,
 		(unsigned long long) a->points, a->ops_per_point);
-	fprintf(out, "  statements     ");
+	/* A guarded domain runs the tiles of its bounding box. */
+	if (a->box_points != a->points)
+		fprintf(out, " (the array runs its bounding box of %llu)",
+			(unsigned long long) a->box_points);
+	fprintf(out, "\n  statements     ");
 	for (l = 0; l < a->n_statements; l++)
-		fprintf(out, "%s%s", l ? ", " : "", a->stmt_name[l]);
+		fprintf(out, "%s%s%s", l ? ", " : "", a->stmt_name[l],
+			a->stmt_role[l] == POLY_ROLE_INIT ?
+			" (initialises the output)" : "");
 	fprintf(out, "\n  loops          ");
 	for (l = 0; l < a->n_loops; l++)
 		fprintf(out, "%s%s [%lld]", l ? ", " : "", a->loop[l],
@@ -430,7 +436,13 @@ static void json_kernel(struct cli_json *j, const poly_analysis *a)
 	for (l = 0; l < a->n_statements; l++)
 		cli_json_str(j, NULL, a->stmt_name[l]);
 	cli_json_close(j, ']');
+	cli_json_open(j, "statement_roles", '[', 1);
+	for (l = 0; l < a->n_statements; l++)
+		cli_json_str(j, NULL, a->stmt_role[l] == POLY_ROLE_INIT ?
+			"init" : "compute");
+	cli_json_close(j, ']');
 	cli_json_int(j, "points", (long long) a->points);
+	cli_json_int(j, "box_points", (long long) a->box_points);
 	cli_json_int(j, "ops_per_point", a->ops_per_point);
 	cli_json_open(j, "loops", '[', 0);
 	for (l = 0; l < a->n_loops; l++) {

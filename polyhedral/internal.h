@@ -40,6 +40,7 @@ typedef struct poly__kernel {
 	int n_stmts;
 	char stmt[POLY_MAX_STMTS][POLY_NAME_LEN];	/* in program order */
 	int stmt_loops[POLY_MAX_STMTS];
+	int role[POLY_MAX_STMTS];	/* enum poly_stmt_role */
 	char statement[POLY_NAME_LEN];
 	int n_loops;
 	char loop[POLY_MAX_LOOPS][POLY_NAME_LEN];
@@ -47,6 +48,8 @@ typedef struct poly__kernel {
 	int64_t upper[POLY_MAX_LOOPS];
 	int64_t extent[POLY_MAX_LOOPS];
 	int reduction;			/* -1 when there is none */
+	uint64_t box_points;		/* of the bounding box */
+	uint64_t points;		/* instances of the compute statement */
 } poly__kernel;
 
 /* Reads desc into *kernel using ctx, which must have been set up with
@@ -57,6 +60,24 @@ typedef struct poly__kernel {
  */
 dse_stat poly__kernel_read(isl_ctx *ctx, const poly_kernel_desc *desc,
 	poly__kernel *kernel, dse_error *err);
+
+/* Gives every statement of k its role (roles.c): the compute statement,
+ * or an initialisation of its output in place.  A statement that is
+ * neither is refused at its source (the C statement, or the domain
+ * string) with what it does that the array would leave out.  Needs the
+ * compute statement, the accesses and the schedule.
+ */
+dse_stat poly__check_roles(poly__kernel *k, const poly_kernel_desc *desc,
+	dse_error *err);
+
+/* Counts the points of "domain" (kept; a bounded set without parameters)
+ * exactly into *out (count.c).  "box" is the number of points of its
+ * bounding box, which bounds isl's point-by-point count of domains with
+ * strides.  Returns 0, -1 on an isl failure, 1 when the count would take
+ * too long or does not fit 64 bits.
+ */
+int poly__count_points(__isl_keep isl_set *domain, uint64_t box,
+	uint64_t *out);
 
 /* Frees the isl objects of *kernel and resets it.  Accepts NULL. */
 void poly__kernel_clear(poly__kernel *kernel);

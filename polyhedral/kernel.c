@@ -601,9 +601,12 @@ static __isl_give isl_set *bounding_box(const poly__kernel *k)
 	return box;
 }
 
-/* Checks that the fixed domain is a non-empty rectangular box and
- * records its bounds.  The models count instances and tiles per loop, so
- * a triangular or strided domain would be silently mis-modelled.
+/* Records the bounds of the fixed domain, the points of its bounding box
+ * and its exact number of instances.  The array runs the tiles of the
+ * bounding box, as AutoSA's hardware runs a triangular or otherwise
+ * guarded domain: an iteration outside the domain still takes its slot
+ * in the PE's pipeline, so the models take their tiles and cycles from
+ * the box and their operation counts from the instances.
  */
 static dse_stat check_box(poly__kernel *k, const poly_source *src,
 	dse_error *err)
@@ -611,6 +614,7 @@ static dse_stat check_box(poly__kernel *k, const poly_source *src,
 	isl_bool empty = isl_set_is_empty(k->domain);
 	isl_bool equal;
 	isl_set *box;
+	int counted;
 
 	if (empty < 0)
 		return poly__isl_error(k->ctx, err, "testing the domain");
@@ -618,19 +622,34 @@ static dse_stat check_box(poly__kernel *k, const poly_source *src,
 		return poly__input_error(err, src, "the iteration domain of "
 			"'%s' is empty for the given parameter values",
 			k->statement);
-	for (int d = 0; d < k->n_loops; d++)
+	k->box_points = 1;
+	for (int d = 0; d < k->n_loops; d++) {
 		if (loop_bounds(k, d, src, err) != dse_stat_ok)
 			return dse_stat_error;
+		if (k->box_points > UINT64_MAX / (uint64_t) k->extent[d])
+			return poly__input_error(err, src, "the kernel has "
+				"more than 2^64 statement instances");
+		k->box_points *= (uint64_t) k->extent[d];
+	}
 	box = bounding_box(k);
 	equal = isl_set_is_equal(k->domain, box);
 	isl_set_free(box);
 	if (equal < 0)
 		return poly__isl_error(k->ctx, err, "testing the domain");
-	if (!equal)
-		return poly__input_error(err, src, "the iteration domain of "
-			"'%s' is not a rectangular box: each loop's bounds "
-			"must be constants or parameters, not depend on "
-			"other loops", k->statement);
+	k->points = k->box_points;
+	if (equal)
+		return dse_stat_ok;
+	counted = poly__count_points(k->domain, k->box_points, &k->points);
+	if (counted < 0)
+		return poly__isl_error(k->ctx, err, "counting the instances");
+	if (counted > 0)
+		return poly__input_error(err, src, "the instances of '%s' "
+			"cannot be counted in reasonable time: its domain is "
+			"not a box, its bounding box has %llu points, and its "
+			"conditions (a stride or a modulo, or loops tied "
+			"together over more than 2^26 points) need them "
+			"visited one by one", k->statement,
+			(unsigned long long) k->box_points);
 	return dse_stat_ok;
 }
 
@@ -946,7 +965,8 @@ static dse_stat check_fixed(poly__kernel *k, const poly_kernel_desc *desc,
 			"writes nothing in its iteration domain; give at least "
 			"one write access such as %s[...] -> C[...]",
 			k->statement);
-	if (take_schedule(k, desc, params, err) != dse_stat_ok)
+	if (take_schedule(k, desc, params, err) != dse_stat_ok ||
+	    poly__check_roles(k, desc, err) != dse_stat_ok)
 		return dse_stat_error;
 	return find_reduction(k, desc, err);
 }

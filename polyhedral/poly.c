@@ -151,20 +151,16 @@ static dse_stat fill_kernel(const poly__kernel *k,
 	strcpy(a->kernel, name);
 	strcpy(a->statement, k->statement);
 	a->n_statements = k->n_stmts;
-	for (int s = 0; s < k->n_stmts; s++)
+	for (int s = 0; s < k->n_stmts; s++) {
 		strcpy(a->stmt_name[s], k->stmt[s]);
+		a->stmt_role[s] = k->role[s];
+	}
 	a->n_loops = k->n_loops;
-	a->points = 1;
+	a->points = k->points;
+	a->box_points = k->box_points;
 	for (int d = 0; d < k->n_loops; d++) {
-		uint64_t ext = (uint64_t) k->extent[d];
-
 		strcpy(a->loop[d], k->loop[d]);
 		a->extent[d] = k->extent[d];
-		if (a->points > UINT64_MAX / ext)
-			return poly__input_error(err, &desc->domain_src,
-				"the kernel has more than 2^64 statement "
-				"instances");
-		a->points *= ext;
 	}
 	a->reduction = k->reduction;
 	return dse_stat_ok;

@@ -119,6 +119,13 @@ typedef struct poly_kernel_desc {
 
 /* --- the analysis ------------------------------------------------------ */
 
+/* What a statement is to the array: the computation mapped onto the PEs,
+ * or an initialisation of that computation's output in place (C[i][j] =
+ * 0, C[i][j] *= beta), which the PEs perform when an output tile is first
+ * loaded.  A kernel with any other statement is refused.
+ */
+enum poly_stmt_role { POLY_ROLE_COMPUTE = 0, POLY_ROLE_INIT };
+
 /* One access of the compute statement, summarised as an affine index
  * function of the statement's loops so that footprints can be computed for
  * any tile without isl: index d of the array is
@@ -222,6 +229,7 @@ typedef struct poly_analysis {
 	char statement[POLY_NAME_LEN];	/* the compute statement */
 	int n_statements;
 	char stmt_name[POLY_MAX_STMTS][POLY_NAME_LEN];
+	int stmt_role[POLY_MAX_STMTS];	/* enum poly_stmt_role */
 	int n_loops;
 	char loop[POLY_MAX_LOOPS][POLY_NAME_LEN];
 	int64_t extent[POLY_MAX_LOOPS];
@@ -232,6 +240,10 @@ typedef struct poly_analysis {
 	int simd_loop;			/* -1 when no loop vectorises */
 	char simd_layout[POLY_TEXT_LEN];	/* e.g. "B[k][j] -> B[j][k]" */
 	uint64_t points;		/* compute statement instances */
+	/* The points of the domain's bounding box, which the array runs
+	 * (equal to points for a rectangular domain).
+	 */
+	uint64_t box_points;
 	int ops_per_point;
 	int n_accesses;
 	poly_access access[POLY_MAX_ACCESSES];

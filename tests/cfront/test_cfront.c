@@ -1,7 +1,8 @@
 /* The C reader: what it builds from C text (domains, accesses, schedule,
  * parameters, operations, on-chip arrays, data type), what it refuses
- * and where, and the twins: each example kernel of configs/ written in C
- * (configs/kernels/) analyses exactly as its isl form does.
+ * and where, the role of each statement and the exact instance counts of
+ * guarded loop nests, and the twins: each example kernel of configs/
+ * written in C (configs/kernels/) analyses exactly as its isl form does.
  *
  * The expected models are written by hand from the C text as isl
  * strings and compared as sets and relations, not as text.
@@ -411,6 +412,162 @@ static void test_refusals(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* --- statement roles and exact counts, from C ----------------------------- */
+
+/* Each case is a whole C file analysed end to end: either its compute
+ * statement's instances (closed forms worked out by hand from the loop
+ * bounds), the points of its bounding box and every statement's role, or
+ * the refusal at the statement that the array would leave out.
+ */
+struct role_case {
+	const char *what;
+	const char *text;
+	uint64_t points, box;
+	const char *roles;	/* "init compute", in program order */
+	int line, col;		/* of the refusal; 0 when it is accepted */
+	const char *msg;
+};
+
+#define ROLE_HEAD "#define N 12\n#define M 5\n" \
+	"void f(float alpha, float beta, float A[N][N], float B[N][N],\n" \
+	"  float C[N][N], float D[N][N], float T[N][N]) {\n#pragma scop\n"
+
+static const struct role_case role_cases[] = {
+	{ "syrk: a triangle j <= i, k free, C scaled first",
+	  ROLE_HEAD "for (int i = 0; i < N; i++) {\n"
+	  "  for (int j = 0; j <= i; j++)\n    C[i][j] *= beta;\n"
+	  "  for (int k = 0; k < M; k++)\n    for (int j = 0; j <= i; j++)\n"
+	  "      C[i][j] += alpha * A[i][k] * A[j][k];\n}\n" TAIL,
+	  12 * 13 / 2 * 5, 12 * 5 * 12, "init compute", 0, 0, NULL },
+	{ "a tetrahedron k <= j <= i, C zeroed first",
+	  ROLE_HEAD "for (int i = 0; i < N; i++)\n"
+	  "  for (int j = 0; j <= i; j++) {\n    C[i][j] = 0;\n"
+	  "    for (int k = 0; k <= j; k++)\n"
+	  "      C[i][j] += A[i][k] * B[j][k];\n  }\n" TAIL,
+	  12 * 13 * 14 / 6, 12 * 12 * 12, "init compute", 0, 0, NULL },
+	{ "an upper triangle from an outer loop's bound (j from i)",
+	  ROLE_HEAD "for (int i = 0; i < N; i++)\n"
+	  "  for (int j = i; j < N; j++)\n    for (int k = 0; k < M; k++)\n"
+	  "      C[i][j] += A[i][k] * B[k][j];\n" TAIL,
+	  12 * 13 / 2 * 5, 12 * 12 * 5, "compute", 0, 0, NULL },
+	{ "a triangle cut by an if (i + j < N)",
+	  ROLE_HEAD "for (int i = 0; i < N; i++)\n"
+	  "  for (int j = 0; j < N; j++)\n    if (i + j < N)\n"
+	  "      for (int k = 0; k < M; k++)\n"
+	  "        C[i][j] += A[i][k] * B[k][j];\n" TAIL,
+	  12 * 13 / 2 * 5, 12 * 12 * 5, "compute", 0, 0, NULL },
+	{ "every other row (a modulo)",
+	  ROLE_HEAD "for (int i = 0; i < N; i++)\n"
+	  "  for (int j = 0; j < N; j++)\n    if (i % 2 == 0)\n"
+	  "      for (int k = 0; k < M; k++)\n"
+	  "        C[i][j] += A[i][k] * B[k][j];\n" TAIL,
+	  6 * 12 * 5, 11 * 12 * 5, "compute", 0, 0, NULL },
+	{ "2mm: the second multiply is a second computation",
+	  ROLE_HEAD "for (int i = 0; i < N; i++)\n"
+	  "  for (int j = 0; j < N; j++) {\n    T[i][j] = 0;\n"
+	  "    for (int k = 0; k < N; k++)\n"
+	  "      T[i][j] += alpha * A[i][k] * B[k][j];\n  }\n"
+	  "for (int i = 0; i < N; i++)\n"
+	  "  for (int j = 0; j < N; j++) {\n    D[i][j] *= beta;\n"
+	  "    for (int k = 0; k < N; k++)\n"
+	  "      D[i][j] += T[i][k] * C[k][j];\n  }\n" TAIL,
+	  0, 0, NULL, 16, 7, "statement S3 'D[i][j] += T[i][k] * C[k][j]' is "
+	  "a second computation: it writes D where S1, the statement mapped "
+	  "onto the array, does not" },
+	{ "3mm's third multiply reads the first two",
+	  ROLE_HEAD "for (int i = 0; i < N; i++)\n"
+	  "  for (int j = 0; j < N; j++)\n    for (int k = 0; k < N; k++)\n"
+	  "      T[i][j] += A[i][k] * B[k][j];\n"
+	  "for (int i = 0; i < N; i++)\n"
+	  "  for (int j = 0; j < N; j++)\n    for (int k = 0; k < N; k++)\n"
+	  "      C[i][j] += D[i][k] * T[k][j];\n" TAIL,
+	  0, 0, NULL, 13, 7, "statement S1 'C[i][j] += D[i][k] * T[k][j]' is "
+	  "a second computation: it writes C where S0" },
+	{ "the output copied from another array first",
+	  ROLE_HEAD "for (int i = 0; i < N; i++)\n"
+	  "  for (int j = 0; j < N; j++) {\n    C[i][j] = D[i][j];\n"
+	  "    for (int k = 0; k < N; k++)\n"
+	  "      C[i][j] += A[i][k] * B[k][j];\n  }\n" TAIL,
+	  0, 0, NULL, 8, 5, "statement S0 'C[i][j] = D[i][j]' reads D to "
+	  "compute the output of S1" },
+	{ "the output scaled after its accumulation",
+	  ROLE_HEAD "for (int i = 0; i < N; i++)\n"
+	  "  for (int j = 0; j < N; j++) {\n"
+	  "    for (int k = 0; k < N; k++)\n"
+	  "      C[i][j] += A[i][k] * B[k][j];\n    C[i][j] *= alpha;\n  }\n"
+	  TAIL, 0, 0, NULL, 10, 5, "statement S1 'C[i][j] *= alpha' runs after "
+	  "S0 has used the elements it writes" },
+	{ "an initialisation of elements the computation never writes",
+	  ROLE_HEAD "for (int i = 0; i < N; i++)\n"
+	  "  for (int j = 0; j < N; j++) {\n    C[i][j] = 0;\n"
+	  "    for (int k = 0; k < N; k++)\n      if (j < M)\n"
+	  "        C[i][j] += A[i][k] * B[k][j];\n  }\n" TAIL,
+	  0, 0, NULL, 8, 5, "statement S0 'C[i][j] = 0' is a second "
+	  "computation: it writes C where S1" },
+};
+
+/* Checks one accepted case; returns the number of mismatches printed. */
+static int check_roles(const struct role_case *c, const poly_analysis *a)
+{
+	char roles[128] = "";
+	size_t len = 0;
+
+	for (int s = 0; s < a->n_statements; s++)
+		len += (size_t) snprintf(roles + len, sizeof(roles) - len,
+			"%s%s", s ? " " : "", a->stmt_role[s] == POLY_ROLE_INIT ?
+			"init" : "compute");
+	if (a->points == c->points && a->box_points == c->box &&
+	    !strcmp(roles, c->roles))
+		return 0;
+	print_error("%s: %llu instances in a box of %llu, roles '%s'; want "
+		"%llu in %llu, '%s'\n", c->what, (unsigned long long) a->points,
+		(unsigned long long) a->box_points, roles,
+		(unsigned long long) c->points, (unsigned long long) c->box,
+		c->roles);
+	return 1;
+}
+
+static void test_roles(void **state)
+{
+	int bad = 0;
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(role_cases) / sizeof(role_cases[0]);
+	     i++) {
+		const struct role_case *c = &role_cases[i];
+		dse_error err;
+		cfront_kernel *k = read_text(c->text, NULL, &err);
+		poly_kernel_desc d;
+		poly_analysis *a;
+
+		if (!k)
+			fail_msg("%s: the reader refused it: %d:%d: %s",
+				c->what, err.line, err.col, err.msg);
+		memset(&d, 0, sizeof(d));
+		cfront_fill_desc(k, &d);
+		d.name = "roles";
+		dse_error_clear(&err);
+		a = poly_analyze(&d, &err);
+		if (a && c->msg) {
+			print_error("%s: accepted\n", c->what);
+			bad++;
+		} else if (a) {
+			bad += check_roles(c, a);
+		} else if (!c->msg || err.code != DSE_E_INPUT ||
+		    strcmp(err.file, "kernel.c") || err.line != c->line ||
+		    err.col != c->col || !strstr(err.msg, c->msg)) {
+			print_error("%s:\n   got %d %s:%d:%d: %s\n  want "
+				"kernel.c:%d:%d: ...%s...\n", c->what, err.code,
+				err.file, err.line, err.col, err.msg, c->line,
+				c->col, c->msg ? c->msg : "(accepted)");
+			bad++;
+		}
+		poly_analysis_free(a);
+		cfront_free(k);
+	}
+	assert_int_equal(bad, 0);
+}
+
 /* --- the C twins of the example kernels ---------------------------------- */
 
 /* Appends printf-style text to a growing dump. */
@@ -461,8 +618,13 @@ static void dump(const poly_analysis *a, char *buf, size_t size)
 			a->space_ok[l]);
 	put(buf, size, &len, "band %d reduction %d simd %d %s\n", a->band,
 		a->reduction, a->simd_loop, a->simd_layout);
-	put(buf, size, &len, "points %llu ops %d\n",
-		(unsigned long long) a->points, a->ops_per_point);
+	put(buf, size, &len, "points %llu box %llu ops %d roles",
+		(unsigned long long) a->points,
+		(unsigned long long) a->box_points, a->ops_per_point);
+	for (int s = 0; s < a->n_statements; s++)
+		put(buf, size, &len, " %s:%d", a->stmt_name[s],
+			a->stmt_role[s]);
+	put(buf, size, &len, "\n");
 	for (int i = 0; i < a->n_accesses; i++)
 		put(buf, size, &len, "access %s %s w %d may %d\n",
 			a->access[i].array, a->access[i].text,
@@ -591,6 +753,9 @@ int main(int argc, char **argv)
 	const struct CMUnitTest refusals[] = {
 		cmocka_unit_test(test_refusals),
 	};
+	const struct CMUnitTest role[] = {
+		cmocka_unit_test(test_roles),
+	};
 	const struct CMUnitTest twin[] = {
 		cmocka_unit_test(test_twins),
 	};
@@ -602,6 +767,9 @@ int main(int argc, char **argv)
 			NULL, NULL);
 	if (all || !strcmp(group, "refuse"))
 		failed += cmocka_run_group_tests_name("cfront.refuse", refusals,
+			NULL, NULL);
+	if (all || !strcmp(group, "roles"))
+		failed += cmocka_run_group_tests_name("cfront.roles", role,
 			NULL, NULL);
 	if (all || !strcmp(group, "twins"))
 		failed += cmocka_run_group_tests_name("cfront.twins", twin, NULL,

@@ -406,6 +406,76 @@ static void test_schedules(void **state)
 	poly_analysis_free(ref);
 }
 
+/* Non-rectangular domains: the instances counted exactly (closed forms
+ * worked out by hand), the bounding box kept for the array's tiles.
+ */
+#define MM3_READS "{ S[i,j,k] -> A[i,k]; S[i,j,k] -> B[k,j]; S[i,j,k] -> C[i,j] }"
+#define MM3_WRITES "{ S[i,j,k] -> C[i,j] }"
+#define EW_READS "{ S[i,j] -> A[i,j] }"
+#define EW_WRITES "{ S[i,j] -> C[i,j] }"
+
+static void test_counts(void **state)
+{
+	static const struct {
+		const char *what, *domain, *reads, *writes;
+		int64_t n;
+		uint64_t points, box;
+	} cases_count[] = {
+		{ "triangle j <= i (syrk)", "[N] -> { S[i,j,k] : 0 <= i < N and "
+		  "0 <= j <= i and 0 <= k < 7 }", MM3_READS, MM3_WRITES, 100,
+		  100 * 101 / 2 * 7, 100 * 100 * 7 },
+		{ "tetrahedron k <= j <= i", "[N] -> { S[i,j,k] : "
+		  "0 <= k <= j <= i < N }", MM3_READS, MM3_WRITES, 200,
+		  200 * 201 * 202 / 6, 200 * 200 * 200 },
+		/* lu's update: sum over k of (N - 1 - k)^2. */
+		{ "k < i, k < j (lu)", "[N] -> { S[i,j,k] : 0 <= k < N and "
+		  "k < i < N and k < j < N }", MM3_READS, MM3_WRITES, 64,
+		  63 * 64 * 127 / 6, 63 * 63 * 63 },
+		{ "band |i - j| <= 2", "[N] -> { S[i,j] : 0 <= i < N and "
+		  "0 <= j < N and -2 <= i - j <= 2 }", EW_READS, EW_WRITES, 50,
+		  5 * 50 - 6, 50 * 50 },
+		{ "L shape (a union)", "[N] -> { S[i,j] : 0 <= i < N and "
+		  "0 <= j < N and (i < 3 or j < 3) }", EW_READS, EW_WRITES, 10,
+		  100 - 49, 100 },
+		{ "checkerboard (a modulo)", "[N] -> { S[i,j] : 0 <= i < N and "
+		  "0 <= j < N and (i + j) mod 2 = 0 }", EW_READS, EW_WRITES, 10,
+		  50, 100 },
+		{ "triangle of 4096 with k free", "[N] -> { S[i,j,k] : "
+		  "0 <= i < N and 0 <= j <= i and 0 <= k < N }", MM3_READS,
+		  MM3_WRITES, 4096, UINT64_C(4096) * 4097 / 2 * 4096,
+		  UINT64_C(4096) * 4096 * 4096 },
+		{ "rectangle", "[N] -> { S[i,j] : 0 <= i < N and 0 <= j < N }",
+		  EW_READS, EW_WRITES, 30, 900, 900 },
+	};
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(cases_count) / sizeof(cases_count[0]);
+	    i++) {
+		const int64_t unused[3] = { 1, 1, 1 };
+		poly_kernel_desc d = test_desc("mm", unused);
+		poly_analysis *a;
+
+		d.name = "count";
+		d.domain = cases_count[i].domain;
+		d.reads = cases_count[i].reads;
+		d.writes = cases_count[i].writes;
+		d.n_params = 1;
+		d.param_name[0] = "N";
+		d.param_value[0] = cases_count[i].n;
+		d.reduction = NULL;
+		a = test_analyze(&d, cases_count[i].what);
+		if (a->points != cases_count[i].points ||
+		    a->box_points != cases_count[i].box)
+			fail_msg("%s: %llu instances in a box of %llu, want "
+				"%llu in %llu", cases_count[i].what,
+				(unsigned long long) a->points,
+				(unsigned long long) a->box_points,
+				(unsigned long long) cases_count[i].points,
+				(unsigned long long) cases_count[i].box);
+		poly_analysis_free(a);
+	}
+}
+
 int run_analysis_tests(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -413,6 +483,7 @@ int run_analysis_tests(void)
 		cmocka_unit_test(test_mm_relations),
 		cmocka_unit_test(test_ops),
 		cmocka_unit_test(test_schedules),
+		cmocka_unit_test(test_counts),
 	};
 
 	return cmocka_run_group_tests_name("polyhedral.analysis", tests, NULL,

@@ -21,6 +21,23 @@
 	"S0[i,j,k] -> C[i,j] }"
 #define MM_WRITES "[M,N,K] -> { S0[i,j,k] -> C[i,j] }"
 
+/* Matrix multiply with an initialisation I[i,j] of C before the
+ * accumulation, and the variants of it that leave something out.
+ */
+#define INIT_DOMAIN "[M,N,K] -> { I[i,j] : 0 <= i < M and 0 <= j < N; " \
+	"S0[i,j,k] : 0 <= i < M and 0 <= j < N and 0 <= k < K }"
+#define INIT_WRITES "[M,N,K] -> { I[i,j] -> C[i,j]; S0[i,j,k] -> C[i,j] }"
+#define INIT_SCHEDULE "{ I[i,j] -> [i,j,0,0]; S0[i,j,k] -> [i,j,1,k] }"
+#define AFTER_SCHEDULE "{ I[i,j] -> [i,j,1,0]; S0[i,j,k] -> [i,j,0,k] }"
+/* 2mm: D = tmp * E after tmp = A * B, each nest as deep. */
+#define TWO_MM_DOMAIN "[N] -> { S0[i,j,k] : 0 <= i,j,k < N; " \
+	"S1[i,j,k] : 0 <= i,j,k < N }"
+#define TWO_MM_READS "[N] -> { S0[i,j,k] -> A[i,k]; S0[i,j,k] -> B[k,j]; " \
+	"S0[i,j,k] -> T[i,j]; S1[i,j,k] -> T[i,k]; S1[i,j,k] -> E[k,j]; " \
+	"S1[i,j,k] -> D[i,j] }"
+#define TWO_MM_WRITES "[N] -> { S0[i,j,k] -> T[i,j]; S1[i,j,k] -> D[i,j] }"
+#define TWO_MM_SCHEDULE "{ S0[i,j,k] -> [0,i,j,k]; S1[i,j,k] -> [1,i,j,k] }"
+
 #define MAX_TEST_PARAMS 5
 
 /* Parameter names and values as a config would give them. */
@@ -137,9 +154,11 @@ static const struct bad_case cases[] = {
 	  "and 0 <= j < N and 0 <= k < K }", MM_READS, MM_WRITES, NULL, MNK8,
 	  NULL, 0, ANALYSIS_ONLY, SRC_DOMAIN,
 	  "unbounded: loop 'i' has no lower bound" },
-	{ "triangular domain", "[M,N,K] -> { S0[i,j,k] : 0 <= i < M and "
-	  "0 <= j <= i and 0 <= k < K }", MM_READS, MM_WRITES, NULL, MNK8,
-	  NULL, 0, ANALYSIS_ONLY, SRC_DOMAIN, "not a rectangular box" },
+	{ "a modulo over too large a box", "[M,N,K] -> { S0[i,j,k] : "
+	  "0 <= i < M and 0 <= j < N and 0 <= k < K and (i + j + k) mod 2 = 0 }",
+	  MM_READS, MM_WRITES, NULL, MNK(1024, 1024, 1024), NULL, 0,
+	  ANALYSIS_ONLY, SRC_DOMAIN, "the instances of 'S0' cannot be counted "
+	  "in reasonable time" },
 	{ "domain empty for the values", "[M,N,K] -> { S0[i,j,k] : "
 	  "8 <= i < M and 0 <= j < N and 0 <= k < K }", MM_READS, MM_WRITES,
 	  NULL, MNK8, NULL, 0, ANALYSIS_ONLY, SRC_DOMAIN,
@@ -160,6 +179,32 @@ static const struct bad_case cases[] = {
 	  "[K] -> { S0[i,j,k] -> [i,j,k] : k < K - 1 }", MNK8, NULL, 0,
 	  ANALYSIS_ONLY, SRC_SCHEDULE,
 	  "does not order every statement instance" },
+	/* Statements beside the compute statement. */
+	{ "2mm: a second computation", TWO_MM_DOMAIN, TWO_MM_READS,
+	  TWO_MM_WRITES, TWO_MM_SCHEDULE, NN8, NULL, 0, ANALYSIS_ONLY,
+	  SRC_DOMAIN, "statement S1 is a second computation: it writes D "
+	  "where S0, the statement mapped onto the array, does not" },
+	{ "initialisation from another array", INIT_DOMAIN,
+	  "[M,N,K] -> { I[i,j] -> Z[i,j]; S0[i,j,k] -> A[i,k]; "
+	  "S0[i,j,k] -> B[k,j]; S0[i,j,k] -> C[i,j] }", INIT_WRITES,
+	  INIT_SCHEDULE, MNK8, NULL, 0, ANALYSIS_ONLY, SRC_DOMAIN,
+	  "statement I reads Z to compute the output of S0" },
+	{ "initialisation of elements never computed",
+	  "[M,N,K] -> { I[i,j] : 0 <= i < M and 0 <= j < N + 1; "
+	  "S0[i,j,k] : 0 <= i < M and 0 <= j < N and 0 <= k < K }",
+	  MM_READS, INIT_WRITES, INIT_SCHEDULE, MNK8, NULL, 0,
+	  ANALYSIS_ONLY, SRC_DOMAIN, "statement I is a second computation: "
+	  "it writes C where S0" },
+	{ "scaling after the accumulation", INIT_DOMAIN,
+	  "[M,N,K] -> { I[i,j] -> C[i,j]; S0[i,j,k] -> A[i,k]; "
+	  "S0[i,j,k] -> B[k,j]; S0[i,j,k] -> C[i,j] }", INIT_WRITES,
+	  AFTER_SCHEDULE, MNK8, NULL, 0, ANALYSIS_ONLY, SRC_DOMAIN,
+	  "statement I runs after S0 has used the elements it writes" },
+	{ "a statement that writes nothing", INIT_DOMAIN,
+	  "[M,N,K] -> { I[i,j] -> C[i,j]; S0[i,j,k] -> A[i,k]; "
+	  "S0[i,j,k] -> B[k,j]; S0[i,j,k] -> C[i,j] }", MM_WRITES,
+	  INIT_SCHEDULE, MNK8, NULL, 0, ANALYSIS_ONLY, SRC_DOMAIN,
+	  "statement I writes nothing" },
 	/* The analysis. */
 	{ "reduction names no loop", MM_DOMAIN, MM_READS, MM_WRITES, NULL,
 	  MNK8, "q", 0, ANALYSIS_ONLY, SRC_REDUCTION,
@@ -406,6 +451,13 @@ static void test_near_misses(void **state)
 		  "[N] -> { S[i,j] -> A[i - 1, j - 1] }",
 		  "[N] -> { S[i,j] -> A[i, j] }", NULL, NN8, NULL, 0,
 		  ANALYSIS_ONLY, SRC_NONE, "" },
+		{ "initialisation of C in place, scaled", INIT_DOMAIN,
+		  "[M,N,K] -> { I[i,j] -> C[i,j]; S0[i,j,k] -> A[i,k]; "
+		  "S0[i,j,k] -> B[k,j]; S0[i,j,k] -> C[i,j] }", INIT_WRITES,
+		  INIT_SCHEDULE, MNK8, NULL, 0, ANALYSIS_ONLY, SRC_NONE, "" },
+		{ "initialisation of C to a constant", INIT_DOMAIN, MM_READS,
+		  INIT_WRITES, INIT_SCHEDULE, MNK8, NULL, 0, ANALYSIS_ONLY,
+		  SRC_NONE, "" },
 		{ "mm, space_time 6 with 3-D arrays", MM_DOMAIN, MM_READS,
 		  MM_WRITES, NULL, MNK8, NULL, 3, 6, SRC_NONE, "" },
 	};
@@ -417,6 +469,11 @@ static void test_near_misses(void **state)
 
 		assert_true(a->band > 0);
 		assert_true(a->n_candidates > 0);
+		/* The initialisation I is one, S0 is the computation. */
+		for (int s = 0; s < a->n_statements; s++)
+			assert_int_equal(a->stmt_role[s],
+				strcmp(a->stmt_name[s], "I") ?
+				POLY_ROLE_COMPUTE : POLY_ROLE_INIT);
 		if (good[i].space_time >= 0)
 			assert_true(good[i].space_time < a->n_candidates);
 		poly_analysis_free(a);
