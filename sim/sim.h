@@ -116,6 +116,24 @@ void sim_eval(const sim_model *model, const int32_t *knobs, sim_metrics *out);
 void sim_bound(const sim_model *model, const int32_t *knobs,
 	sim_metrics *lower);
 
+/* The best metrics any legal point of a box of knob values can have: knob
+ * k ranges over [lo[k], hi[k]] (lo == hi for a fixed knob), and for every
+ * point of the box that sim_eval finds legal, cycles, latency, energy,
+ * EDP, DSP, LUT and FF are at least "best"'s and GFLOP/s at most.  BRAM18K,
+ * URAM and off-chip bytes are 0 (no bound).  The bounds only tighten as
+ * the box shrinks, and cost about as much as one sim_eval.  best->status
+ * is SIM_OK, or SIM_BAD_TILE when no point of the box can be legal.
+ * bound.c proves each bound from the model's formulas.  Thread-safe.
+ */
+void sim_bound_box(const sim_model *model, const int32_t *lo,
+	const int32_t *hi, sim_metrics *best);
+
+/* The status sim_eval gives every point whose first n knobs are those of
+ * "knobs", when those knobs alone decide it (an illegal value, or values
+ * that do not divide one another), else SIM_OK.  Thread-safe.
+ */
+int sim_prefix_status(const sim_model *model, const int32_t *knobs, int n);
+
 /* One line of a design's resource breakdown, as AutoSA's resource report
  * and the HLS report list a design: a kind of module with its count and its
  * own logic, or a buffer or a kind of FIFO of such modules with its word

@@ -11,6 +11,10 @@
  * them, with the knobs' options on and off, and on random knob values far
  * outside any space (zero, negative, huge) that must not crash.
  *
+ * The bounds over boxes of knob values (sim_bound_box) that let a sweep
+ * skip whole sub-ranges, and the status a prefix of knobs decides
+ * (sim_prefix_status), are checked on random nodes of the same spaces.
+ *
  * "test_bound speed" (not run by ctest) prints the time of sim_bound and
  * sim_eval on the configs' own spaces and the share of points a DSP
  * constraint of a quarter of the board prunes.
@@ -376,6 +380,153 @@ static void test_hand(void **state)
 	}
 }
 
+/* --- bounds over boxes (sim_bound_box, sim_prefix_status) -------------- */
+
+static uint64_t lcg(uint64_t *seed)
+{
+	*seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
+	return *seed >> 33;
+}
+
+/* Every legal point of a box is no better than the box's bound in any
+ * metric (GFLOP/s no higher, the rest no lower).
+ */
+static void check_within(const sim_metrics *b, const sim_metrics *e,
+	const char *what)
+{
+	if (e->cycles < b->cycles || e->latency_s < b->latency_s ||
+	    e->gops > b->gops || e->dsp < b->dsp || e->lut < b->lut ||
+	    e->ff < b->ff || e->bram18k < b->bram18k || e->uram < b->uram ||
+	    e->offchip_bytes < b->offchip_bytes || e->energy_j < b->energy_j ||
+	    e->edp < b->edp)
+		fail_msg("%s: a point beats its box's bound: cycles %llu/%llu "
+			"latency %g/%g gops %g/%g dsp %lld/%lld lut %lld/%lld "
+			"ff %lld/%lld offchip %lld/%lld energy %g/%g edp %g/%g",
+			what, (unsigned long long) e->cycles,
+			(unsigned long long) b->cycles, e->latency_s,
+			b->latency_s, e->gops, b->gops, (long long) e->dsp,
+			(long long) b->dsp, (long long) e->lut,
+			(long long) b->lut, (long long) e->ff, (long long) b->ff,
+			(long long) e->offchip_bytes,
+			(long long) b->offchip_bytes, e->energy_j, b->energy_j,
+			e->edp, b->edp);
+}
+
+/* A bound only tightens as its box shrinks. */
+static void check_tighter(const sim_metrics *child, const sim_metrics *b,
+	const char *what)
+{
+	if (child->status != SIM_OK)
+		return;
+	if (child->cycles < b->cycles || child->latency_s < b->latency_s ||
+	    child->gops > b->gops || child->dsp < b->dsp ||
+	    child->lut < b->lut || child->ff < b->ff ||
+	    child->offchip_bytes < b->offchip_bytes ||
+	    child->energy_j < b->energy_j || child->edp < b->edp)
+		fail_msg("%s: a smaller box has a looser bound", what);
+}
+
+/* The box of the node of "depth" over "knobs": its prefix fixed, the
+ * other knobs over their lists' extremes.
+ */
+static void node_box(const struct space *s, const int32_t *knobs, int depth,
+	int32_t *lo, int32_t *hi)
+{
+	int k, i;
+
+	for (k = 0; k < s->n; k++) {
+		lo[k] = hi[k] = knobs[k];
+		for (i = 0; k >= depth && i < s->nv[k]; i++) {
+			lo[k] = s->v[k][i] < lo[k] ? s->v[k][i] : lo[k];
+			hi[k] = s->v[k][i] > hi[k] ? s->v[k][i] : hi[k];
+		}
+	}
+}
+
+/* Random nodes of each case's space (a prefix of knob values taken from
+ * a random point, the rest free): every point of the node, or 400 of a
+ * larger one, is within the node's bound and has the prefix's status when
+ * the prefix decides one; the bound of a child node (one knob more
+ * fixed) is no looser; and a single legal point's bound is the model's
+ * DSP exactly, with every other time and energy bound positive, so the
+ * bounds are not trivially 0.
+ */
+static void test_box(void **state)
+{
+	uint64_t seed = 11, checked = 0, legal_leaves = 0, decided = 0;
+	size_t c;
+
+	(void) state;
+	for (c = 0; c < DSE_N_OF(cases); c++) {
+		poly_template t;
+		sim_model *m = build_model(&cases[c], &t);
+		struct space s;
+		int32_t knobs[SIM_MAX_KNOBS], pt[SIM_MAX_KNOBS];
+		int32_t lo[SIM_MAX_KNOBS], hi[SIM_MAX_KNOBS];
+		uint64_t size, node, i, j;
+		int r, depth, st, k;
+		char what[96];
+
+		test_space(m, &t, cases[c].max_points, &s);
+		size = space_size(&s);
+		for (r = 0; r < 300; r++) {
+			sim_metrics b, child, e;
+
+			decode(&s, lcg(&seed) % size, knobs);
+			depth = (int) (lcg(&seed) % (uint64_t) (s.n + 1));
+			node_box(&s, knobs, depth, lo, hi);
+			sim_bound_box(m, lo, hi, &b);
+			st = sim_prefix_status(m, knobs, depth);
+			decided += st != SIM_OK;
+			for (node = 1, k = depth; k < s.n; k++)
+				node *= (uint64_t) s.nv[k];
+			for (i = 0; i < (node < 400 ? node : 400); i++) {
+				j = node < 400 ? i : lcg(&seed) % node;
+				memcpy(pt, knobs, sizeof(pt));
+				for (k = s.n - 1; k >= depth; k--) {
+					pt[k] = s.v[k][j % (uint64_t) s.nv[k]];
+					j /= (uint64_t) s.nv[k];
+				}
+				sim_eval(m, pt, &e);
+				snprintf(what, sizeof(what), "%s case %zu node "
+					"%d depth %d", cases[c].kernel, c, r,
+					depth);
+				if (st != SIM_OK && e.status != st)
+					fail_msg("%s: prefix status %d, point "
+						"status %d", what, st, e.status);
+				if (e.status != SIM_OK)
+					continue;
+				if (b.status != SIM_OK)
+					fail_msg("%s: a legal point in a box "
+						"said to have none", what);
+				check_within(&b, &e, what);
+				checked++;
+			}
+			if (depth == s.n && b.status == SIM_OK) {
+				sim_eval(m, knobs, &e);
+				if (e.status == SIM_OK) {
+					legal_leaves++;
+					assert_int_equal(b.dsp, e.dsp);
+					assert_true(b.cycles > 0 &&
+						b.latency_s > 0 &&
+						b.energy_j > 0 && b.edp > 0);
+				}
+			}
+			if (depth < s.n && b.status == SIM_OK) {
+				lo[depth] = hi[depth] = knobs[depth];
+				sim_bound_box(m, lo, hi, &child);
+				check_tighter(&child, &b, what);
+			}
+		}
+		sim_model_free(m);
+	}
+	print_message("%llu points checked against their box, %llu legal "
+		"single points, %llu prefixes that decide a status\n",
+		(unsigned long long) checked,
+		(unsigned long long) legal_leaves, (unsigned long long) decided);
+	assert_true(checked > 20000 && legal_leaves > 20 && decided > 100);
+}
+
 /* --- speed: not a test, figures for the record ------------------------- */
 
 /* The configs' kernels and spaces: array_part the divisors of the loop up
@@ -517,6 +668,9 @@ int main(int argc, char **argv)
 	const struct CMUnitTest hand[] = {
 		cmocka_unit_test(test_hand),
 	};
+	const struct CMUnitTest box[] = {
+		cmocka_unit_test(test_box),
+	};
 	const struct CMUnitTest speed[] = {
 		cmocka_unit_test(test_speed),
 	};
@@ -532,6 +686,7 @@ int main(int argc, char **argv)
 	RUN(property)
 	RUN(garbage)
 	RUN(hand)
+	RUN(box)
 #undef RUN
 	if (strcmp(group, "speed") == 0) {
 		failed += cmocka_run_group_tests_name("sim.bound.speed", speed,
