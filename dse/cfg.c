@@ -67,6 +67,12 @@ static const char *const strategy_names[] = {
  */
 static const char *const search_model_names[] = { "analytic", "sampled",
 	NULL };
+/* Pruning by bounds of an exhaustive sweep: on (the default) or off. */
+static const char *const on_off_names[] = { "on", "off", NULL };
+/* How an exhaustive sweep's blocks reach the ranks: as they free up (the
+ * default) or by index, for benchmarks that compare the two.
+ */
+static const char *const deal_names[] = { "dynamic", "index", NULL };
 static const char *const io_network_names[] = {
 	SIM_IO_NETWORK_TABLE(CFG_NAME) NULL
 };
@@ -174,6 +180,8 @@ static const struct key_schema search_keys[] = {
 	{ "constraints", V_CONSTRAINTS, 0, NULL },
 	{ "seed", V_INT_NONNEG, 0, NULL },
 	{ "block", V_INT_POS, 0, NULL },
+	{ "prune", V_ENUM, 0, on_off_names },
+	{ "deal", V_ENUM, 0, deal_names },
 	{ "model", V_ENUM, 0, search_model_names },
 	/* A fraction ("0.1") or a percentage ("10%"), 0 allowed: checked by
 	 * the setup, which the float type (> 0) cannot express.

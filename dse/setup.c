@@ -595,6 +595,11 @@ static const struct strategy_key {
 	  "exchange points" },
 	{ "weights", S_ANN, "weights weigh the objectives of simulated "
 	  "annealing; set strategy = anneal" },
+	{ "prune", S_EXH, "pruning by bounds skips parts of an exhaustive "
+	  "sweep; the other strategies evaluate only the points they draw" },
+	{ "deal", S_EXH, "deal says how the blocks of an exhaustive sweep "
+	  "reach the ranks; the other strategies' unit of work is the "
+	  "island" },
 };
 
 /* Reads [search] budget: evaluations ("100000") or a share of the space
@@ -762,6 +767,11 @@ static dse_stat setup_strategy(dse_ctx *ctx, dse_error *err)
 				strategy_keys[i].why);
 	o->budget_seconds = dse_cfg_float(ctx->cfg, "search",
 		"budget_seconds", 0);
+	/* Pruning never changes the front, so it is on unless asked off. */
+	o->prune = o->strategy == SEARCH_EXHAUSTIVE && strcmp(dse_cfg_string(
+		ctx->cfg, "search", "prune", "on"), "off");
+	o->deal_by_index = !strcmp(dse_cfg_string(ctx->cfg, "search", "deal",
+		"dynamic"), "index");
 	if (setup_budget(ctx, err) || setup_weights(ctx, err) ||
 	    setup_checkpoint(ctx, err) ||
 	    bounded_int(ctx, "islands", MAX_ISLANDS, &o->islands, err) ||

@@ -844,9 +844,9 @@ search_evaluator dse_evaluator(const dse_ctx *ctx)
 	 * evaluates every one of their points.
 	 */
 	search_evaluator gnn = { ctx->family, eval_family, simulate_family,
-		NULL };
+		NULL, NULL, NULL };
 	search_evaluator ovs = { ctx->tensil, eval_tensil, simulate_tensil,
-		NULL };
+		NULL, NULL, NULL };
 
 	return ctx->tensil ? ovs : ctx->family ? gnn :
 		search_evaluator_sim(ctx->model);

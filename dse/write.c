@@ -512,6 +512,10 @@ static dse_stat write_strategy(const dse_ctx *ctx, res_file *f,
 	    res_attr_i64(f, "islands", res->islands, err) ||
 	    res_attr_i64(f, "generations", (int64_t) res->generations, err) ||
 	    res_attr_i64(f, "points_pruned", (int64_t) res->pruned, err) ||
+	    res_attr_i64(f, "points_pruned_beaten",
+		(int64_t) res->pruned_beaten, err) ||
+	    res_attr_i64(f, "points_modelled", (int64_t) res->modelled,
+		err) ||
 	    res_attr_i64(f, "interrupted", res->interrupted, err) ||
 	    res_attr_i64(f, "resumed", res->resumed, err) ||
 	    res_attr_f64(f, "checkpoint_interval",
@@ -620,6 +624,7 @@ static dse_stat write_attrs(const dse_ctx *ctx, res_file *f,
 	    res_attr_i64(f, "threads", res->threads, err) ||
 	    res_attr_f64(f, "wall_time", wall_s, err) ||
 	    res_attr_f64(f, "search_time", res->seconds, err) ||
+	    res_attr_f64(f, "search_cpu_time", res->cpu_seconds, err) ||
 	    res_attr_i64(f, "points_total",
 		(int64_t) search_space_size(ctx->space), err) ||
 	    res_attr_i64(f, "points_evaluated", (int64_t) res->evaluated,

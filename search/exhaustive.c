@@ -53,8 +53,8 @@
 
 /* Counters, as one array so that they travel and add up as one. */
 enum {
-	T_EVALUATED, T_VALID, T_OVER, T_PRUNED, T_STATUS,
-	T_N = T_STATUS + SIM_N_STATUS
+	T_EVALUATED, T_VALID, T_OVER, T_PRUNED, T_BEATEN, T_MODELLED,
+	T_STATUS, T_N = T_STATUS + SIM_N_STATUS
 };
 
 /* What one thread keeps while it sweeps. */
@@ -98,6 +98,8 @@ struct run {
 	uint64_t block;
 	int n_prune;
 	struct prune prune[SEARCH_MAX_CONSTRAINTS];
+	search__pruner *pr;	/* NULL: every point is looked at */
+	uint64_t pilot;		/* points the pruner's sample evaluated */
 	struct worker *w;
 	search__dealer *dealer;
 	uint64_t deal_base;	/* the dealer's count when this epoch began */
@@ -207,6 +209,187 @@ static void setup_prune(struct run *run)
 		run->n_prune = 0;
 }
 
+/* The least share of a sample's legal points that the bound of a single
+ * point must skip for the sweep to check every point's bound before
+ * evaluating it.
+ */
+#define LEAF_MIN_SHARE 0.3
+
+/* The most points the reference's refinement evaluates, as a multiple
+ * of the sample (see refine_reference).
+ */
+#define REFINE_BUDGET 4
+
+/* The indices the reference has evaluated, sorted, so that the refinement
+ * evaluates each point once.
+ */
+struct seen {
+	uint64_t *idx;
+	size_t n, cap;
+};
+
+/* Inserts "idx"; 0 when it was there already, 1 when new, -1 on memory
+ * exhaustion.
+ */
+static int seen_add(struct seen *s, uint64_t idx)
+{
+	size_t lo = 0, hi = s->n, mid;
+	uint64_t *grown;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s->idx[mid] < idx)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < s->n && s->idx[lo] == idx)
+		return 0;
+	if (s->n == s->cap) {
+		grown = realloc(s->idx, sizeof(*grown) * (s->cap ?
+			2 * s->cap : 1024));
+		if (!grown)
+			return -1;
+		s->idx = grown;
+		s->cap = s->cap ? 2 * s->cap : 1024;
+	}
+	memmove(s->idx + lo + 1, s->idx + lo, (s->n - lo) * sizeof(*s->idx));
+	s->idx[lo] = idx;
+	s->n++;
+	return 1;
+}
+
+/* Evaluates the point of index "idx" for the pruner's reference, once,
+ * and adds it to "ref" when it is legal and feasible.  Returns 1 when the
+ * reference kept it, 0 when not (or it was seen before), -1 on memory
+ * exhaustion.
+ */
+static int reference_point(struct run *run, uint64_t idx, struct seen *seen,
+	search_front *ref)
+{
+	search_point p;
+	int fresh = seen_add(seen, idx);
+
+	if (fresh <= 0)
+		return fresh;
+	memset(&p, 0, sizeof(p));
+	search_space_decode(run->space, idx, p.knobs);
+	run->ev.eval(run->ev.model, p.knobs, &p.metrics);
+	run->pilot++;
+	p.index = idx;
+	if (p.metrics.status != SIM_OK || !search__feasible(run->opt,
+			&p.metrics))
+		return 0;
+	return search_front_add(ref, &p);
+}
+
+/* Improves the reference by a local search that every rank runs alike:
+ * each round evaluates the neighbours of the reference's points (one knob
+ * one step up or down its list) not evaluated before, and the search
+ * stops when a round adds nothing to the reference or the budget is
+ * spent.  The sample alone leaves the reference far from the front, and
+ * a bound only skips what the reference beats.  -1 on memory exhaustion.
+ */
+static int refine_reference(struct run *run, struct seen *seen,
+	search_front *ref)
+{
+	int n = search_space_n_knobs(run->space), k, r = 0, added = 1;
+	uint64_t stride[SEARCH_MAX_KNOBS], *idx = NULL, *grown;
+	uint64_t budget = run->pilot * (REFINE_BUDGET + 1);
+	size_t i, m;
+	int digit[SEARCH_MAX_KNOBS];
+
+	for (stride[n - 1] = 1, k = n - 1; k > 0; k--)
+		stride[k - 1] = stride[k] *
+			(uint64_t) search_space_knob_size(run->space, k);
+	while (added && r >= 0 && run->pilot < budget) {
+		m = search_front_size(ref);
+		grown = realloc(idx, sizeof(*idx) * (m ? m : 1));
+		if (!grown) {
+			r = -1;
+			break;
+		}
+		idx = grown;
+		for (i = 0; i < m; i++)
+			idx[i] = search_front_at(ref, i)->index;
+		for (added = 0, i = 0; i < m && r >= 0; i++) {
+			search__space_digits(run->space, idx[i], digit);
+			for (k = 0; k < n && r >= 0; k++) {
+				if (digit[k] > 0) {
+					r = reference_point(run,
+						idx[i] - stride[k], seen, ref);
+					added += r > 0;
+				}
+				if (r >= 0 && digit[k] + 1 <
+				    search_space_knob_size(run->space, k)) {
+					r = reference_point(run,
+						idx[i] + stride[k], seen, ref);
+					added += r > 0;
+				}
+			}
+		}
+	}
+	free(idx);
+	return r < 0 ? -1 : 0;
+}
+
+/* Whether checking every single point's bound pays: it costs about half
+ * an evaluation, so it must skip enough of a sample's legal points.
+ */
+static int leaves_pay(const struct run *run)
+{
+	uint64_t step = run->total / BOUND_TRIAL, i, legal = 0, skip = 0;
+	int32_t knobs[SEARCH_MAX_KNOBS];
+	int st, n = search_space_n_knobs(run->space);
+
+	if (step == 0)
+		step = 1;
+	for (i = 0; i < run->total && i / step < BOUND_TRIAL; i += step) {
+		search_space_decode(run->space, i, knobs);
+		if (run->ev.prefix_status(run->ev.model, knobs, n) != SIM_OK)
+			continue;
+		legal++;
+		skip += search__pruner_node(run->pr, knobs, n, i, &st) !=
+			SEARCH__KEEP;
+	}
+	return legal && (double) skip >= LEAF_MIN_SHARE * (double) legal;
+}
+
+/* Sets up pruning by bounds (opt->prune): the reference is the front of
+ * BOUND_TRIAL points spread evenly over the index range, refined by a
+ * local search, evaluated here the same way on every rank so that every
+ * rank skips the same points.  Without a pruner (pruning off, or memory
+ * short) the sweep looks at every point.
+ */
+static void setup_pruner(struct run *run)
+{
+	uint64_t step = run->total / BOUND_TRIAL, i;
+	search_front *ref;
+	struct seen seen = { NULL, 0, 0 };
+	int failed = 0;
+
+	run->pr = search__pruner_alloc(run->space, &run->ev, run->opt);
+	ref = run->pr ? search_front_alloc(run->opt->n_obj,
+		run->opt->objectives) : NULL;
+	if (!ref) {
+		run->pr = search__pruner_free(run->pr);
+		return;
+	}
+	if (step == 0)
+		step = 1;
+	for (i = 0; i < run->total && i / step < BOUND_TRIAL && !failed;
+			i += step)
+		failed = reference_point(run, i, &seen, ref) < 0;
+	if (failed || refine_reference(run, &seen, ref) < 0 ||
+	    search__pruner_set_reference(run->pr, ref) < 0)
+		run->pr = search__pruner_free(run->pr);
+	if (run->pr)
+		search__pruner_set_leaves(run->pr, run->opt->prune == 2 ||
+			leaves_pay(run));
+	search_front_free(ref);
+	free(seen.idx);
+}
+
 /* The bound of "knobs": 1 when it already breaks a constraint (the point
  * is pruned), 0 when the point must be evaluated.  The bound also gives
  * the status the model would, so an illegal point is settled here: it is
@@ -230,6 +413,122 @@ static int check_bound(const struct run *run, const int32_t *knobs,
 	return 0;
 }
 
+/* Evaluates the point of index "idx" (its knobs in p) into the worker's
+ * counters, cloud and front.  -1 on memory exhaustion.
+ */
+static int evaluate(const struct run *run, uint64_t idx, search_point *p,
+	struct worker *w)
+{
+	run->ev.eval(run->ev.model, p->knobs, &p->metrics);
+	w->t[T_EVALUATED]++;
+	w->t[T_MODELLED]++;
+	if (p->metrics.status != SIM_OK) {
+		w->t[T_STATUS + p->metrics.status]++;
+		return 0;
+	}
+	p->index = idx;
+	p->cycles_low = p->cycles_high = (double) p->metrics.cycles;
+	if (w->cloud && search_cloud_add(w->cloud, p) < 0)
+		return -1;
+	if (!search__feasible(run->opt, &p->metrics)) {
+		w->t[T_OVER]++;
+		return 0;
+	}
+	w->t[T_VALID]++;
+	return search_front_add(w->front, p) < 0 ? -1 : 0;
+}
+
+/* A node's verdict on the worker's counters: "n" points settled with
+ * "status", or skipped by a bound.
+ */
+static void count_node(int verdict, int status, uint64_t n,
+	struct worker *w)
+{
+	if (verdict == SEARCH__SETTLED) {
+		w->t[T_EVALUATED] += n;
+		w->t[T_STATUS + status] += n;
+		return;
+	}
+	w->t[T_PRUNED] += n;
+	if (verdict == SEARCH__BEATEN)
+		w->t[T_BEATEN] += n;
+}
+
+/* Moves the odometer (digits and knob values) past the node of "depth"
+ * that holds it: the digits from "depth" on go to 0 and the one before
+ * counts up, carrying.  Returns the first depth whose nodes start at the
+ * new index (the position after the digit that counted up), 0 after the
+ * last index.
+ */
+static int skip_node(const search_space *space, int depth, int *digit,
+	int32_t *knobs)
+{
+	int k, n = search_space_n_knobs(space);
+
+	for (k = depth; k < n; k++) {
+		digit[k] = 0;
+		knobs[k] = search__space_value(space, k, 0);
+	}
+	for (k = depth - 1; k >= 0; k--) {
+		if (++digit[k] < search_space_knob_size(space, k)) {
+			knobs[k] = search__space_value(space, k, digit[k]);
+			return k + 1;
+		}
+		digit[k] = 0;
+		knobs[k] = search__space_value(space, k, 0);
+	}
+	return 0;
+}
+
+/* Sweeps [start, end) with the pruner: at each index, the nodes that
+ * start there (all of them at the block's first index, whose nodes may
+ * have started before it) are checked from the shallowest; a node
+ * settled or skipped is passed over whole, within the block.  Points
+ * that survive every check are evaluated.
+ */
+static int sweep_pruned(const struct run *run, uint64_t start, uint64_t end,
+	struct worker *w)
+{
+	const search__pruner *pr = run->pr;
+	int digit[SEARCH_MAX_KNOBS], n = search_space_n_knobs(run->space);
+	int from = 1, d, verdict = SEARCH__KEEP, status, k;
+	uint64_t idx = start, size, first, stop;
+	search_point p;
+
+	memset(&p, 0, sizeof(p));
+	search__space_digits(run->space, start, digit);
+	for (k = 0; k < n; k++)
+		p.knobs[k] = search__space_value(run->space, k, digit[k]);
+	while (idx < end) {
+		for (d = from; d <= n; d++) {
+			if (!search__pruner_checks(pr, d))
+				continue;
+			size = search__pruner_node_size(pr, d);
+			first = idx - idx % size;
+			verdict = search__pruner_node(pr, p.knobs, d, first,
+				&status);
+			if (verdict != SEARCH__KEEP)
+				break;
+		}
+		if (d > n) {
+			d = n;
+			verdict = SEARCH__KEEP;
+			if (!(run->n_prune && check_bound(run, p.knobs, w)) &&
+			    evaluate(run, idx, &p, w) < 0)
+				return -1;
+		}
+		stop = idx - idx % search__pruner_node_size(pr, d) +
+			search__pruner_node_size(pr, d);
+		stop = stop < end ? stop : end;
+		if (verdict != SEARCH__KEEP)
+			count_node(verdict, status, stop - idx, w);
+		idx = stop;
+		if (idx < end)
+			from = skip_node(run->space, d, digit, p.knobs);
+	}
+	return 0;
+}
+
 /* Sweeps the indices [start, end) into the worker's front and cloud. */
 static int sweep_block(const struct run *run, uint64_t start, uint64_t end,
 	struct worker *w)
@@ -239,6 +538,8 @@ static int sweep_block(const struct run *run, uint64_t start, uint64_t end,
 	uint64_t idx;
 	int k, n = search_space_n_knobs(run->space);
 
+	if (run->pr)
+		return sweep_pruned(run, start, end, w);
 	memset(&p, 0, sizeof(p));
 	search__space_digits(run->space, start, digit);
 	for (k = 0; k < n; k++)
@@ -247,22 +548,7 @@ static int sweep_block(const struct run *run, uint64_t start, uint64_t end,
 			idx++, search__space_next(run->space, digit, p.knobs)) {
 		if (run->n_prune && check_bound(run, p.knobs, w))
 			continue;
-		run->ev.eval(run->ev.model, p.knobs, &p.metrics);
-		w->t[T_EVALUATED]++;
-		if (p.metrics.status != SIM_OK) {
-			w->t[T_STATUS + p.metrics.status]++;
-			continue;
-		}
-		p.index = idx;
-		p.cycles_low = p.cycles_high = (double) p.metrics.cycles;
-		if (w->cloud && search_cloud_add(w->cloud, &p) < 0)
-			return -1;
-		if (!search__feasible(run->opt, &p.metrics)) {
-			w->t[T_OVER]++;
-			continue;
-		}
-		w->t[T_VALID]++;
-		if (search_front_add(w->front, &p) < 0)
+		if (evaluate(run, idx, &p, w) < 0)
 			return -1;
 	}
 	return 0;
@@ -837,6 +1123,7 @@ static void teardown(struct run *run)
 	run->q.ring = NULL;
 	/* Collective: every rank tears down, failed or not. */
 	run->dealer = search__dealer_free(run->dealer);
+	run->pr = search__pruner_free(run->pr);
 	run->front = search_front_free(run->front);
 	run->cloud = search_cloud_free(run->cloud);
 }
@@ -878,6 +1165,7 @@ static dse_stat prepare(struct run *run, const search_space *space,
 		return dse_error_set(err, DSE_E_INPUT, "the search re-evaluates "
 			"with the analytic or the sampled model only");
 	setup_prune(run);
+	setup_pruner(run);
 	return dse_stat_ok;
 }
 
@@ -903,6 +1191,9 @@ static dse_stat finish(struct run *run, int stopped, MPI_Comm comm,
 	result->valid = run->sum[T_VALID];
 	result->over_constraint = run->sum[T_OVER];
 	result->pruned = run->sum[T_PRUNED];
+	result->pruned_beaten = run->sum[T_BEATEN];
+	/* The sample every rank evaluated for the pruner counts once. */
+	result->modelled = run->sum[T_MODELLED] + run->pilot;
 	for (s = 0; s < SIM_N_STATUS; s++)
 		result->status_count[s] = run->sum[T_STATUS + s];
 	result->interrupted = stopped == 1;
@@ -993,9 +1284,21 @@ static void bound_sim(const void *model, const int32_t *knobs,
 	sim_bound(model, knobs, lower);
 }
 
+static int prefix_sim(const void *model, const int32_t *knobs, int n)
+{
+	return sim_prefix_status(model, knobs, n);
+}
+
+static void box_sim(const void *model, const int32_t *lo, const int32_t *hi,
+	sim_metrics *best)
+{
+	sim_bound_box(model, lo, hi, best);
+}
+
 search_evaluator search_evaluator_sim(const sim_model *model)
 {
-	search_evaluator ev = { model, eval_sim, simulate_sim, bound_sim };
+	search_evaluator ev = { model, eval_sim, simulate_sim, bound_sim,
+		prefix_sim, box_sim };
 
 	return ev;
 }

@@ -145,12 +145,11 @@ static int beats(const search_front *f, const struct entry *a,
  * width and rounded down.  A zero cost is the best box there is and a zero
  * maximised metric the worst.
  */
-static int64_t box_of(const search_front *f, int i, double obj, double *c)
+static int64_t box_of(const search_front *f, int i, double obj)
 {
 	double v = f->sign[i] > 0 ? log(obj) : -log(-obj);
 	double q;
 
-	*c = v < -1e4 ? -1e4 : v > 1e4 || v != v ? 1e4 : v;
 	if (v == -INFINITY)
 		return INT64_MIN;
 	if (!(v < INFINITY))	/* +inf or NaN */
@@ -159,16 +158,36 @@ static int64_t box_of(const search_front *f, int i, double obj, double *c)
 	return q < -9e18 ? INT64_MIN : q > 9e18 ? INT64_MAX : (int64_t) q;
 }
 
+/* One objective's share of the tie key: its logarithm as box_of takes it,
+ * clamped to [-1e4, 1e4].
+ */
+static double key_term(double sign, double obj)
+{
+	double v = sign > 0 ? log(obj) : -log(-obj);
+
+	return v < -1e4 ? -1e4 : v > 1e4 || v != v ? 1e4 : v;
+}
+
+double search__box_key(int n_obj, const double *sign, const double *obj)
+{
+	double key = 0;
+	int i;
+
+	for (i = 0; i < n_obj; i++)
+		key += key_term(sign[i], obj[i]);
+	return key;
+}
+
 static void set_box(const search_front *f, struct entry *e)
 {
-	double c;
 	int i;
 
 	e->key = 0;
-	for (i = 0; f->level > 0 && i < f->n_obj; i++) {
-		e->box[i] = box_of(f, i, e->obj[i], &c);
-		e->key += c;
-	}
+	if (f->level == 0)
+		return;
+	for (i = 0; i < f->n_obj; i++)
+		e->box[i] = box_of(f, i, e->obj[i]);
+	e->key = search__box_key(f->n_obj, f->sign, e->obj);
 }
 
 /* Adds an entry (its box already set) under the current rule. */

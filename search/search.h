@@ -300,6 +300,18 @@ typedef struct search_options {
 	 * The front and the counters are the same either way.
 	 */
 	int deal_by_index;
+	/* Exhaustive search: 1 skips whole sub-ranges of the index range
+	 * (a prefix of knob values) that its bounds show hold no point of the
+	 * front: illegal by their prefix (settled, each point counted with
+	 * its status), over a constraint, or beaten by a point of a reference
+	 * (the front of a sample of the space, refined by a local search)
+	 * evaluated first.  The front, exact or bounded, is exactly the one
+	 * without pruning; skipped points are counted in result->pruned and
+	 * are in no cloud.  Needs the evaluator's prefix_status and
+	 * bound_box.  Single points are checked too when a sample shows it
+	 * pays; 2 checks them always.
+	 */
+	int prune;
 	double progress_interval;	/* seconds between progress calls */
 	search_progress_fn progress;	/* called on rank 0 only; may be NULL */
 	void *progress_user;
@@ -394,6 +406,10 @@ typedef struct search_result {
 	double seconds;		/* wall time of the search on root;
 				 * exhaustive: the sweep without the
 				 * second stage, resumed runs included */
+	double cpu_seconds;	/* CPU time of the search (search_run),
+				 * summed over every rank and thread: the
+				 * time ranks spend waiting in MPI counts
+				 * too, as busy polling uses its core */
 	int threads;		/* OpenMP threads per rank */
 	/* Two-stage evaluation (zero for the analytic model). */
 	uint64_t band_points;	/* the band before the band_max cut */
@@ -407,9 +423,17 @@ typedef struct search_result {
 	double resim_seconds;	/* wall time of the second stage */
 	int strategy;		/* enum search_strategy */
 	uint64_t pruned;	/* exhaustive: points skipped because a
-				 * resource bound already broke a
-				 * constraint (counted in over_constraint,
-				 * not in evaluated) */
+				 * bound showed they cannot be on the front
+				 * (not in evaluated; those a per-point
+				 * resource bound put over a constraint
+				 * are counted in over_constraint too) */
+	uint64_t pruned_beaten;	/* of those, points of sub-ranges a
+				 * point of the reference beats
+				 * (opt->prune) */
+	uint64_t modelled;	/* points the evaluator's model evaluated,
+				 * the pruner's reference included; the
+				 * others of "evaluated" were settled by
+				 * their knobs alone */
 	uint64_t generations;	/* heuristic strategies */
 	int islands;
 	int interrupted;	/* stopped by opt->stop; the front is the
@@ -451,6 +475,15 @@ typedef struct search_evaluator {
 	 */
 	void (*bound)(const void *model, const int32_t *knobs,
 		sim_metrics *lower);
+	/* Optional (NULL: none), for pruning whole sub-ranges (see
+	 * opt->prune): the status every point whose first n knobs are those
+	 * of "knobs" has when those knobs alone decide it, else SIM_OK (as
+	 * sim_prefix_status); and the best metrics any legal point of a box
+	 * of knob values can have (as sim_bound_box).
+	 */
+	int (*prefix_status)(const void *model, const int32_t *knobs, int n);
+	void (*bound_box)(const void *model, const int32_t *lo,
+		const int32_t *hi, sim_metrics *best);
 } search_evaluator;
 
 /* The evaluator of a systolic array's sim_model. */

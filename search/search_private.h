@@ -217,6 +217,55 @@ dse_stat search__tree_reduce(MPI_Comm comm, int tag, int mine_failed,
 	search__absorb_fn absorb, search__pack_fn pack, void *user,
 	dse_error *err);
 
+/* The tie key of a bounded front's box rule (front.c): the sum of the
+ * sign-adjusted objectives' clamped logarithms ("sign" -1 for maximised
+ * metrics, whose "obj" is negated).  It never decreases as an objective
+ * worsens, which lets the pruner tell when a point beats a whole sub-range
+ * under the box rule too.
+ */
+double search__box_key(int n_obj, const double *sign, const double *obj);
+
+/* --- pruning by bounds (prune.c) ----------------------------------------
+ *
+ * The nodes of the index range's tree (a prefix of knob values: a run of
+ * indices) that a sweep can settle or skip whole, from the evaluator's
+ * prefix_status and bound_box and a fixed reference of feasible points.
+ */
+typedef struct search__pruner search__pruner;
+
+/* What a node's check decides. */
+enum {
+	SEARCH__KEEP = 0,	/* look inside */
+	SEARCH__SETTLED,	/* every point illegal, with one status */
+	SEARCH__OVER,		/* the bound breaks a constraint */
+	SEARCH__BEATEN		/* a reference point beats the bound */
+};
+
+/* NULL when opt->prune is off, the evaluator has no prefix_status or
+ * bound_box, or memory runs out: the sweep then looks at every point.
+ */
+search__pruner *search__pruner_alloc(const search_space *space,
+	const search_evaluator *ev, const search_options *opt);
+search__pruner *search__pruner_free(search__pruner *pr);
+/* Whether nodes of "depth" are checked (depth n: single points, off
+ * until search__pruner_set_leaves turns them on).
+ */
+int search__pruner_checks(const search__pruner *pr, int depth);
+void search__pruner_set_leaves(search__pruner *pr, int on);
+/* The points of a node of "depth". */
+uint64_t search__pruner_node_size(const search__pruner *pr, int depth);
+/* The reference: the feasible points of "front" (copied).  -1 on memory
+ * exhaustion.
+ */
+int search__pruner_set_reference(search__pruner *pr,
+	const search_front *front);
+/* Checks the node of "depth" whose prefix is knobs[0..depth-1] and whose
+ * first index is "first"; *status is the prefix's status (SETTLED).
+ * Thread-safe.
+ */
+int search__pruner_node(const search__pruner *pr, const int32_t *knobs,
+	int depth, uint64_t first, int *status);
+
 /* Root's merged "*front" (a band when opt->model is SIM_MODEL_SAMPLED),
  * cut to opt->band_max points, re-evaluated with the sampled cycle model
  * over every rank and thread; *front is replaced by the new front on

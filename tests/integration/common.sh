@@ -1,6 +1,7 @@
 # Shared by the integration tests: the dse binary, the source tree, a
-# scratch directory removed on exit, and mpirun set up for root and for
-# more ranks than cores.
+# scratch directory removed on exit, and the MPI launcher set up for root
+# and for more ranks than cores: the one the build found (DSE_MPIEXEC and
+# DSE_MPIEXEC_FLAGS, from ctest), else Open MPI's mpirun.
 set -u
 DSE=$1
 SRC=$2
@@ -8,6 +9,8 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
+MPIRUN=${DSE_MPIEXEC:-mpirun}
+MPIFLAGS=${DSE_MPIEXEC_FLAGS---oversubscribe}
 failures=0
 checks=0
 
@@ -20,11 +23,26 @@ ok() {
 	checks=$((checks + 1))
 }
 
-# mpi NP THREADS ARGS...: runs dse under mpirun.
+# mpi NP THREADS ARGS...: runs dse under the MPI launcher.
 mpi() {
 	local np=$1 threads=$2
 	shift 2
-	OMP_NUM_THREADS=$threads mpirun -np "$np" --oversubscribe "$DSE" "$@"
+	# shellcheck disable=SC2086
+	OMP_NUM_THREADS=$threads "$MPIRUN" -np "$np" $MPIFLAGS "$DSE" "$@"
+}
+
+# ranks PID: the dse processes the launcher PID started: its children
+# under Open MPI's mpirun, its grandchildren under MPICH's Hydra (which
+# starts a proxy per node).
+ranks() {
+	local c
+	for c in $(pgrep -P "$1"); do
+		if [ "$(cat "/proc/$c/comm" 2>/dev/null)" = dse ]; then
+			echo "$c"
+		else
+			ranks "$c"
+		fi
+	done
 }
 
 # expect_line TEXT PATTERN WHAT: TEXT has a line matching PATTERN.
