@@ -17,7 +17,10 @@
 #include "search_private.h"
 
 #define STATE_MAGIC "DSECKPT\n"
-#define STATE_VERSION 4
+/* 5: the exhaustive sweep's counters hold the points a reference beat
+ * and the model's evaluations (pruning by bounds).
+ */
+#define STATE_VERSION 5
 
 struct header {
 	char magic[8];
