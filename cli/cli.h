@@ -113,6 +113,15 @@ dse_stat cli_evaluation_print(const dse_ctx *ctx, const dse_evaluation *res,
 dse_stat cli_simulation_print(const dse_ctx *ctx, const dse_simulation *res,
 	const dse_simulate_opts *opts, FILE *out, dse_error *err);
 
+/* Writes the design dse_tune found (rank 0's "best") in its form to the
+ * file best->output names, atomically (a temporary file renamed at the
+ * end), or to standard output; for a Tensil .tarch of an ONNX workload,
+ * the Tensil compiler's command on standard error unless quiet.  Not
+ * collective.
+ */
+dse_stat cli_tune_emit(const dse_ctx *ctx, const dse_tune_opts *opts,
+	const dse_tuned *best, dse_error *err);
+
 /* What the reports of eval and simulate share (cli/eval.c): the five
  * resource lines (DSP, BRAM18K, URAM, LUT, FF) with their shares of the
  * board; a legal design's status line ("legal", or "over the board: " and

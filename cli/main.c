@@ -633,13 +633,22 @@ int cli_run_tune(dse_ctx *ctx, struct cli *cli, dse_error *err)
 {
 	struct progress_state ps = { isatty(2), 0, 0, 0 };
 	const dse_tune_opts *opts = &cli->topt;
+	dse_tuned best;
+	dse_stat st;
 
 	if (!ctx->quiet && !opts->from) {
 		ctx->sopt.progress = print_progress;
 		ctx->sopt.progress_user = &ps;
 	}
 	ctx->sopt.progress_interval = ps.tty ? 0.5 : LOG_INTERVAL;
-	if (dse_tune(ctx, opts, err))
+	if (dse_tune(ctx, opts, &best, err))
+		return report_error(ctx, err);
+	/* Rank 0 writes the design; every rank then exits with its
+	 * outcome.
+	 */
+	st = ctx->rank == 0 ? cli_tune_emit(ctx, opts, &best, err) :
+		dse_stat_ok;
+	if (dse_root_verdict(ctx, st, err))
 		return report_error(ctx, err);
 	if (ps.printed && ps.tty)
 		fputc('\n', stderr);

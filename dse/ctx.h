@@ -562,14 +562,28 @@ typedef struct dse_tune_opts {
  */
 dse_cfg *dse_tune_config(const char *from, dse_error *err);
 
+/* The best design "dse tune" found, for the command line to emit. */
+typedef struct dse_tuned {
+	int32_t knobs[SEARCH_MAX_KNOBS];
+	sim_metrics metrics;
+	int model;		/* enum sim_model_kind of the metrics */
+	int metric;		/* the objective (enum sim_metric) */
+	int form;		/* what to emit (enum dse_emit) */
+	char output[DSE_PATH_LEN];	/* the file -o names, links
+					 * followed; "": standard output */
+} dse_tuned;
+
 /* "dse tune": finds the best design of ctx's sweep for the objective
  * under the config's constraints -- by searching with that objective
- * alone, or from the front of opts->from -- and emits it (an AutoSA
- * command with its --simd-info file, a Tensil .tarch, or a JSON of the
- * knobs and metrics) on rank 0.  Collective: every rank returns the same
- * status; only rank 0's err carries the real message.
+ * alone, or from the front of opts->from -- into *best, with the form to
+ * emit it in (an AutoSA command with its --simd-info file, a Tensil
+ * .tarch, or a JSON of the knobs and metrics) and the file to write,
+ * checked as a sweep's results file is (never an input).  Never prints.
+ * Collective: every rank returns the same status; only rank 0's err and
+ * *best carry the real outcome.
  */
-dse_stat dse_tune(dse_ctx *ctx, const dse_tune_opts *opts, dse_error *err);
+dse_stat dse_tune(dse_ctx *ctx, const dse_tune_opts *opts, dse_tuned *best,
+	dse_error *err);
 
 /* The built-in sweep run when no config is given. */
 const char *dse_default_config(void);

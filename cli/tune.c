@@ -1,0 +1,145 @@
+/* "dse tune" emitted: the best design dse_tune found, in the form the
+ * downstream tool takes (an AutoSA command with its --simd-info file, a
+ * Tensil .tarch, or a JSON of the knobs and metrics), written to -o
+ * atomically or to standard output.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/json.h"
+
+/* AutoSA's command for the design, with its --simd-info file: per kernel
+ * (the space-time candidate), whether each loop AutoSA's SIMD pass asks
+ * about is a reduction ("y") or not ("n").
+ */
+static void emit_autosa(const dse_ctx *ctx, const dse_tuned *b,
+	FILE *out)
+{
+	char sa[512], info[512];
+
+	dse_sa_write(&ctx->tmpl, ctx->model, b->knobs, sa, sizeof(sa));
+	dse_sa_simd_info(&ctx->tmpl, ctx->model, b->knobs, info,
+		sizeof(info));
+	fprintf(out, "# AutoSA build of the best design of %s on %s\n",
+		ctx->tmpl.kernel, ctx->board.name);
+	fprintf(out, "cat > simd_info.json <<'EOF'\n%sEOF\n", info);
+	fprintf(out, "./autosa ./%s.c --config=./autosa_config/"
+		"autosa_config.json --target=autosa_hls_c --output-dir=./"
+		"autosa.tmp/output --sa-sizes=\"%s\" --simd-info=./"
+		"simd_info.json --host-serialize --hls\n", ctx->tmpl.kernel,
+		sa);
+}
+
+/* The design's knobs and every metric as one JSON object. */
+static void emit_json(const dse_ctx *ctx, const dse_tuned *b, FILE *out)
+{
+	struct cli_json j;
+	char text[512];
+	int k;
+
+	cli_json_begin(&j, out, 1);
+	cli_json_open(&j, NULL, '{', 0);
+	cli_json_str(&j, "family", dse_workload_family(ctx));
+	cli_json_str(&j, "workload", ctx->tmpl.kernel);
+	cli_json_str(&j, "board", ctx->board.name);
+	cli_json_str(&j, "objective", sim_metric_name(b->metric));
+	cli_json_str(&j, "model", sim_model_kind_name(b->model));
+	dse_design_text(ctx, b->knobs, text, sizeof(text));
+	cli_json_str(&j, "design", text);
+	cli_json_open(&j, "knobs", '{', 1);
+	for (k = 0; k < search_space_n_knobs(ctx->space); k++)
+		cli_json_int(&j, search_space_knob_name(ctx->space, k),
+			(int) b->knobs[k]);
+	cli_json_close(&j, '}');
+	cli_json_open(&j, "metrics", '{', 1);
+	for (k = 0; k < SIM_N_METRICS; k++)
+		cli_json_f64(&j, sim_metric_name(k),
+			sim_metrics_get(&b->metrics, k));
+	cli_json_close(&j, '}');
+	cli_json_close(&j, '}');
+	fputc('\n', out);
+}
+
+/* For a workload read from ONNX, the Tensil compiler's command that
+ * compiles that model for the architecture being written: on standard
+ * error, so that standard output stays the .tarch file.
+ */
+static void tensil_command(const dse_ctx *ctx, const dse_tune_opts *opts)
+{
+	char onnx[DSE_PATH_LEN], outputs[512];
+
+	if (ctx->quiet || !dse_workload_onnx(ctx, onnx, sizeof(onnx)))
+		return;
+	if (tensil_onnx_outputs(onnx, outputs, sizeof(outputs)) ||
+	    !outputs[0])
+		snprintf(outputs, sizeof(outputs), "<output node>");
+	fprintf(stderr, "dse: compile it with Tensil: tensil compile -a %s "
+		"-m %s -o \"%s\" -s true\n", opts->output ? opts->output :
+		"design.tarch", onnx, outputs);
+}
+
+/* The .tarch architecture file of the design, ending in a newline. */
+static void emit_tensil(const dse_ctx *ctx, const dse_tuned *b, FILE *out)
+{
+	char buf[1024];
+	int n = tensil_tarch_json(ctx->tensil, b->knobs, buf, sizeof(buf));
+
+	fputs(buf, out);
+	if (n > 0 && n < (int) sizeof(buf) && buf[n - 1] != '\n')
+		fputc('\n', out);
+}
+
+/* Writes the emitted form to opts->output (atomically: a temporary name
+ * renamed at the end) or to standard output.
+ */
+dse_stat cli_tune_emit(const dse_ctx *ctx, const dse_tune_opts *opts,
+	const dse_tuned *b, dse_error *err)
+{
+	const char *real = b->output;
+	char tmp[DSE_PATH_LEN + 32];
+	FILE *out = stdout;
+	int bad, fd = -1;
+
+	if (opts->output) {
+		if (res_path_make_parent(real, err) < 0 ||
+		    res_path_tmp(real, tmp, sizeof(tmp)) < 0)
+			return dse_stat_error;
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		out = fd >= 0 ? fdopen(fd, "w") : NULL;
+		if (!out) {
+			if (fd >= 0) {
+				close(fd);
+				remove(tmp);
+			}
+			return dse_error_set(err, DSE_E_IO, "cannot write %s: "
+				"%s", tmp, strerror(errno));
+		}
+	}
+	if (b->form == DSE_EMIT_AUTOSA) {
+		emit_autosa(ctx, b, out);
+	} else if (b->form == DSE_EMIT_TENSIL) {
+		tensil_command(ctx, opts);
+		emit_tensil(ctx, b, out);
+	} else {
+		emit_json(ctx, b, out);
+	}
+	bad = fflush(out) != 0 || ferror(out);
+	if (opts->output) {
+		bad |= fsync(fd) != 0;
+		bad |= fclose(out) != 0;
+		if (bad || rename(tmp, real) != 0) {
+			int e = errno;
+
+			remove(tmp);
+			return dse_error_set(err, DSE_E_IO, "cannot write %s: "
+				"%s", opts->output, strerror(e));
+		}
+	}
+	return bad ? dse_error_set(err, DSE_E_IO, "cannot write the design "
+		"to standard output") : dse_stat_ok;
+}
+
