@@ -327,14 +327,16 @@ static void print_summary(const dse_ctx *ctx, const search_result *res)
 {
 	size_t i, n = search_front_size(res->front);
 	char sa[256], extra[64];
+	/* Points skipped by bounds were swept too. */
+	uint64_t swept = res->evaluated + res->pruned;
 
 	printf("dse: %s on %s, %s search: %llu points in %.2f s (%d ranks x "
 		"%d threads, %.2f M points/s), %llu valid, front of %zu designs "
 		"-> %s\n", ctx->tmpl.kernel, ctx->board.name,
 		search_strategy_name(ctx->sopt.strategy),
-		(unsigned long long) res->evaluated, res->seconds, ctx->size,
+		(unsigned long long) swept, res->seconds, ctx->size,
 		res->threads, res->seconds > 0 ?
-		res->evaluated / res->seconds / 1e6 : 0.0,
+		(double) swept / res->seconds / 1e6 : 0.0,
 		(unsigned long long) res->valid, n, ctx->out_path);
 	print_rejected(ctx, res);
 	print_empty_front(ctx, res);
@@ -432,8 +434,12 @@ static void print_strategy(const dse_ctx *ctx, const search_result *res)
 			search_strategy_name(ctx->sopt.strategy),
 			(unsigned long long) res->generations, res->islands);
 	else if (res->pruned)
-		printf("  pruned: %llu points skipped, a resource bound already "
-			"over a constraint\n", (unsigned long long) res->pruned);
+		printf("  pruned: %llu points skipped by bounds (%llu beaten by "
+			"a design of the reference, the rest over a "
+			"constraint); the model evaluated %llu points\n",
+			(unsigned long long) res->pruned,
+			(unsigned long long) res->pruned_beaten,
+			(unsigned long long) res->modelled);
 	if (res->resumed)
 		printf("  resumed from a checkpoint\n");
 	print_thinning(ctx, res);

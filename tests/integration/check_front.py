@@ -25,8 +25,9 @@ with h5py.File(path, "r") as f:
                 "wall_time", "points_evaluated", "points_valid",
                 "objectives"):
         check(key in a, "root attribute %s missing" % key)
-    # A point whose resource bound already broke a constraint is pruned,
-    # not evaluated; together they are the whole space.
+    # A point skipped by a bound (over a constraint, or beaten by the
+    # pruning's reference) is pruned, not evaluated; together they are the
+    # whole space.
     check("points_pruned" in a, "root attribute points_pruned missing")
     check(a["points_evaluated"] + a["points_pruned"] == a["points_total"],
           "evaluated and pruned points do not add up to the space")
