@@ -560,7 +560,10 @@ static int64_t user_moves(const struct user_rd *r, int64_t a)
 	int64_t best = -1, i;
 
 	for (i = r->at[a]; i < r->at[a + 1]; i++) {
-		int64_t off = ((int64_t) r->sets[i] - r->start) % r->n_sets, m;
+		/* Both the set and the start lie in [0, n_sets), so one
+		 * addition takes the offset modulo n_sets.
+		 */
+		int64_t off = (int64_t) r->sets[i] - r->start, m;
 
 		if (off < 0)
 			off += r->n_sets;
@@ -1113,11 +1116,12 @@ static int calc_ifmap_runs(struct mem *m, struct calc_rd *r)
 
 /* "n" IFMAP words (i, j), (i + di, j + dj), ... through a CALC buffer
  * that stamps each word with the half that took it last, in locals so
- * that the stores to the stamps cannot be taken to change them.
+ * that the stores to the stamps cannot be taken to change them.  The taps
+ * all lie inside the IFMAP when "inside", which spares the test.
  */
 static void calc_if_run(struct calc_rd *r, uint32_t *stamp,
 	const struct tabs *tb, int64_t n, int64_t i, int64_t j, int64_t di,
-	int64_t dj, int64_t row)
+	int64_t dj, int64_t row, int inside)
 {
 	const int64_t *base = tb->base, *off = tb->off;
 	uint32_t half = r->half;
@@ -1126,7 +1130,8 @@ static void calc_if_run(struct calc_rd *r, uint32_t *stamp,
 	for (x = 0; x < n; x++, i += di, j += dj) {
 		int64_t a;
 
-		if (tb->jr[j] >= tb->maxr[i] || tb->jc[j] >= tb->maxc[i])
+		if (!inside && (tb->jr[j] >= tb->maxr[i] ||
+			tb->jc[j] >= tb->maxc[i]))
 			continue;
 		/* Branch-free: whether a word is new to the half follows no
 		 * pattern a predictor could learn.
@@ -1149,6 +1154,9 @@ static void calc_if_run(struct calc_rd *r, uint32_t *stamp,
 static int calc_ifmap_words(struct mem *m, struct calc_rd *r)
 {
 	const struct sim_scale__geom *g = m->g;
+	const sim_scale_layer *l = g->layer;
+	int inside = (g->out_h - 1) * l->stride_h + l->r <= l->h &&
+		(g->out_w - 1) * l->stride_w + l->s <= l->w;
 	uint32_t *stamp = calloc((size_t) m->range[IF], sizeof(*stamp));
 	int64_t fc, fr, d, d0, d1, len, i, j, di, dj;
 	struct body b;
@@ -1163,9 +1171,14 @@ static int calc_ifmap_words(struct mem *m, struct calc_rd *r)
 			body_rows(&b, &d0, &d1);
 			for (d = d0; d < d1; d++) {
 				len = row_span(&b, d, &i, &j, &di, &dj);
-				if (len > 0)
+				if (len <= 0)
+					continue;
+				if (inside)
 					calc_if_run(r, stamp, &m->tb, len, i,
-						j, di, dj, row0 + d);
+						j, di, dj, row0 + d, 1);
+				else
+					calc_if_run(r, stamp, &m->tb, len, i,
+						j, di, dj, row0 + d, 0);
 			}
 		}
 	free(stamp);
@@ -1180,10 +1193,18 @@ static int64_t tile_len(struct mem *m, int op, int64_t fc, int64_t fr);
  */
 #define RUN_COST 16
 
-/* Whether every tile of the IFMAP reads no word twice (see tile_distinct):
- * one tile for each row fold, the same in every column fold.
+/* The halves a tile that reads no word twice must hold to be taken by
+ * runs: its first and last filling of the half still go by runs, at
+ * about RUN_COST words a run of a dozen words or so.
  */
-static int all_distinct(struct mem *m)
+#define DISTINCT_HALVES 4
+
+/* Whether every tile of the IFMAP reads no word twice (see tile_distinct)
+ * and holds many halves' worth of words, so that counting its fillings of
+ * the half spares the replay of most of it: one tile for each row fold,
+ * the same in every column fold.
+ */
+static int all_distinct(struct mem *m, int64_t cap)
 {
 	const struct sim_scale__geom *g = m->g;
 	struct body b;
@@ -1194,7 +1215,7 @@ static int all_distinct(struct mem *m)
 		if (!tile_distinct(&m->tb, &b))
 			return 0;
 	}
-	return 1;
+	return tile_len(m, IF, 0, 0) >= DISTINCT_HALVES * cap;
 }
 
 /* Replays the IFMAP's stream through a CALC buffer: by runs where every
@@ -1221,7 +1242,7 @@ static int calc_ifmap(struct mem *m, struct calc_rd *r)
 	}
 	sim_scale__ivs_free(&runs);
 	words = tile_len(m, IF, 0, 0);
-	return all_distinct(m) || words >= RUN_COST * raw ? calc_ifmap_runs(m, r) :
+	return all_distinct(m, r->cap) || words >= RUN_COST * raw ? calc_ifmap_runs(m, r) :
 		calc_ifmap_words(m, r);
 }
 
