@@ -12,6 +12,15 @@ install_missing bootstrap build-essential cmake pkg-config libisl-dev \
 	libprotobuf-c-dev protobuf-c-compiler libonnx-dev python3-onnx \
 	strace libclang-19-dev
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+# Open MPI by name: with MPICH installed too, Debian's mpicc and mpirun
+# alternatives may point at MPICH, and the build would follow them.  A
+# cmake option of the caller's own (-DMPI_C_COMPILER=...) comes later and
+# wins.
+mpi=()
+if [ -x /usr/bin/mpicc.openmpi ] && [ -x /usr/bin/mpirun.openmpi ]; then
+	mpi=(-DMPI_C_COMPILER=/usr/bin/mpicc.openmpi
+		-DMPIEXEC_EXECUTABLE=/usr/bin/mpirun.openmpi)
+fi
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${mpi[@]}" "$@" >/dev/null
 cmake --build build -j"$(nproc)" >/dev/null
 echo "bootstrap: built build/dse" >&2
