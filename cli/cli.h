@@ -130,7 +130,8 @@ dse_stat cli_tune_emit(const dse_ctx *ctx, const dse_tune_opts *opts,
  * "status" ("ok", "over_board" or the illegal status's text),
  * "status_code" and, for a legal design, "over_board" (the resources over
  * the board, [] when it fits); "bound_by", "bound_array", "bound_share";
- * "board_fraction", the board's share of each resource.
+ * "board_fraction", the board's share of each resource; the five
+ * resources themselves ("dsp" to "ff").
  */
 struct cli_json;
 void cli_resource_lines(FILE *out, const dse_ctx *ctx, const sim_metrics *m);
@@ -143,6 +144,7 @@ void cli_json_design_bound(struct cli_json *j, const poly_template *t,
 	const sim_metrics *m);
 void cli_json_board(struct cli_json *j, const dse_ctx *ctx,
 	const sim_metrics *m);
+void cli_json_resources(struct cli_json *j, const sim_metrics *m);
 
 /* "dse scalesim ..." and "dse show ...": argv[0] is the command's name.
  * Return the exit status.

@@ -201,6 +201,15 @@ void cli_json_board(struct cli_json *j, const dse_ctx *ctx,
 	cli_json_close(j, '}');
 }
 
+void cli_json_resources(struct cli_json *j, const sim_metrics *m)
+{
+	cli_json_int(j, "dsp", m->dsp);
+	cli_json_int(j, "bram18k", m->bram18k);
+	cli_json_int(j, "uram", m->uram);
+	cli_json_int(j, "lut", m->lut);
+	cli_json_int(j, "ff", m->ff);
+}
+
 static const char *const part_kinds[] = { "module", "buffer", "fifo" };
 
 /* The breakdown as "breakdown": an array of rows (JSON null for the memory
@@ -261,11 +270,7 @@ static void print_json(const dse_ctx *ctx, const dse_evaluation *d,
 	cli_json_f64(&j, "latency_s", m->latency_s);
 	cli_json_f64(&j, "gops", m->gops);
 	cli_json_f64(&j, "mhz", m->mhz);
-	cli_json_int(&j, "dsp", m->dsp);
-	cli_json_int(&j, "bram18k", m->bram18k);
-	cli_json_int(&j, "uram", m->uram);
-	cli_json_int(&j, "lut", m->lut);
-	cli_json_int(&j, "ff", m->ff);
+	cli_json_resources(&j, m);
 	cli_json_int(&j, "offchip_bytes", m->offchip_bytes);
 	cli_json_f64(&j, "energy", m->energy_j);
 	cli_json_f64(&j, "edp", m->edp);

@@ -210,11 +210,7 @@ static void print_json(const dse_ctx *ctx, const dse_simulate_opts *opts,
 	cli_json_int(&j, "n_pe", m->n_pe);
 	cli_json_int(&j, "pe_rows", m->pe_rows);
 	cli_json_int(&j, "pe_cols", m->pe_cols);
-	cli_json_int(&j, "dsp", m->dsp);
-	cli_json_int(&j, "bram18k", m->bram18k);
-	cli_json_int(&j, "uram", m->uram);
-	cli_json_int(&j, "lut", m->lut);
-	cli_json_int(&j, "ff", m->ff);
+	cli_json_resources(&j, m);
 	cli_json_int(&j, "offchip_bytes", m->offchip_bytes);
 	cli_json_f64(&j, "energy", m->energy_j);
 	cli_json_board(&j, ctx, m);
@@ -245,11 +241,7 @@ static void workload_print_json(const dse_ctx *ctx, const dse_simulate_opts *o,
 		cli_json_str(&j, "why", r->why);
 	json_timing(&j, rep);
 	cli_json_int(&j, "n_pe", m->n_pe);
-	cli_json_int(&j, "dsp", m->dsp);
-	cli_json_int(&j, "bram18k", m->bram18k);
-	cli_json_int(&j, "uram", m->uram);
-	cli_json_int(&j, "lut", m->lut);
-	cli_json_int(&j, "ff", m->ff);
+	cli_json_resources(&j, m);
 	cli_json_f64(&j, "energy", m->energy_j);
 	cli_json_board(&j, ctx, m);
 	cli_json_f64(&j, "seconds", r->seconds);
