@@ -488,11 +488,9 @@ const char *dse_net_name(int io_network);
  */
 void dse_appendf(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* A JSON member ",\"key\":" and "s" escaped, for "dse tune --emit
- * json"; "str" as a JSON string value, escaped (NULL: ""): the one string
- * escaper, which the command line's JSON writer (cli/json.c) uses too.
+/* "str" as a JSON string value, escaped (NULL: ""): the one string
+ * escaper, which the command line's JSON writer (cli/json.c) uses.
  */
-void dse_json_str(FILE *out, const char *key, const char *s);
 void dse_json_string(FILE *out, const char *str);
 /* The array of an io or drain bound of design "m" of template "t"
  * (sim_metrics.bound_by), "" for any other (or a NULL template).

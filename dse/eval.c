@@ -440,12 +440,6 @@ void dse_json_string(FILE *out, const char *str)
 	fputc('"', out);
 }
 
-void dse_json_str(FILE *out, const char *key, const char *s)
-{
-	fprintf(out, ",\"%s\":", key);
-	dse_json_string(out, s);
-}
-
 
 dse_stat dse_fit_verdict(const dse_ctx *ctx, const char *design,
 	const sim_metrics *m, dse_error *err)
