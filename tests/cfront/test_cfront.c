@@ -745,6 +745,60 @@ static void test_twins(void **state)
 	free(got);
 }
 
+/* --- C written from the isl model, read back ------------------------------ */
+
+/* Each example kernel given as isl strings, written as C by
+ * poly_kernel_c and read back by the C reader, analyses as its isl form
+ * does: the same loops in the same order (so the same candidates and
+ * --sa-sizes), dependences, groups and operation count.
+ */
+static void test_emitted(void **state)
+{
+	char *want = malloc(DUMP_LEN), *got = malloc(DUMP_LEN);
+
+	(void) state;
+	assert_non_null(want);
+	assert_non_null(got);
+	for (size_t i = 0; i < sizeof(twins) / sizeof(twins[0]); i++) {
+		const example_kernel *ex = example_kernel_find(twins[i].example);
+		poly_kernel_desc isl = example_kernel_desc(ex, twins[i].values);
+		poly_kernel_desc c;
+		poly_analysis *a, *b;
+		cfront_kernel *k;
+		dse_error err;
+		char *text;
+
+		b = poly_analyze(&isl, &err);
+		assert_non_null(b);
+		text = poly_kernel_c(&isl, "float", b->ops_per_point, &err);
+		if (!text)
+			fail_msg("%s: not written: %s", ex->name, err.msg);
+		k = read_text(text, NULL, &err);
+		if (!k)
+			fail_msg("%s: the C written is refused at %d:%d: %s\n%s",
+				ex->name, err.line, err.col, err.msg, text);
+		memset(&c, 0, sizeof(c));
+		cfront_fill_desc(k, &c);
+		c.name = isl.name;
+		c.reduction = isl.reduction;
+		a = poly_analyze(&c, &err);
+		if (!a)
+			fail_msg("%s: the C written does not analyse: %s\n%s",
+				ex->name, err.msg, text);
+		dump(a, got, DUMP_LEN);
+		dump(b, want, DUMP_LEN);
+		if (strcmp(got, want))
+			print_message("%s", text);
+		same_dump(ex->name, got, want);
+		poly_analysis_free(a);
+		poly_analysis_free(b);
+		cfront_free(k);
+		free(text);
+	}
+	free(want);
+	free(got);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest models[] = {
@@ -758,6 +812,9 @@ int main(int argc, char **argv)
 	};
 	const struct CMUnitTest twin[] = {
 		cmocka_unit_test(test_twins),
+	};
+	const struct CMUnitTest emitted[] = {
+		cmocka_unit_test(test_emitted),
 	};
 	const char *group = argc > 1 ? argv[1] : "all";
 	int all = !strcmp(group, "all"), failed = 0;
@@ -774,5 +831,8 @@ int main(int argc, char **argv)
 	if (all || !strcmp(group, "twins"))
 		failed += cmocka_run_group_tests_name("cfront.twins", twin, NULL,
 			NULL);
+	if (all || !strcmp(group, "emit"))
+		failed += cmocka_run_group_tests_name("cfront.emit", emitted,
+			NULL, NULL);
 	return failed ? 1 : 0;
 }
