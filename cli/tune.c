@@ -1,7 +1,7 @@
 /* "dse tune" emitted: the best design dse_tune found, in the form the
- * downstream tool takes (an AutoSA command with its --simd-info file, a
- * Tensil .tarch, or a JSON of the knobs and metrics), written to -o
- * atomically or to standard output.
+ * downstream tool takes (the kernel's C file, its --simd-info file and
+ * the AutoSA command; a Tensil .tarch; or a JSON of the knobs and
+ * metrics), written to -o atomically or to standard output.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,26 +12,40 @@
 #include "cli/cli.h"
 #include "cli/json.h"
 
-/* AutoSA's command for the design, with its --simd-info file: per kernel
- * (the space-time candidate), whether each loop AutoSA's SIMD pass asks
- * about is a reduction ("y") or not ("n").
+/* AutoSA's form: with -o, the folder of files (dse_autosa_write) and
+ * the command on standard output; without, a shell snippet that writes
+ * the C file and the --simd-info file where it runs, then the command.
  */
-static void emit_autosa(const dse_ctx *ctx, const dse_tuned *b,
-	FILE *out)
+static dse_stat emit_autosa(const dse_ctx *ctx, const dse_tune_opts *opts,
+	const dse_tuned *b, dse_error *err)
 {
-	char sa[512], info[512];
+	char dir[DSE_PATH_LEN];
+	size_t n;
+	dse_autosa a;
 
-	dse_sa_write(&ctx->tmpl, ctx->model, b->knobs, sa, sizeof(sa));
-	dse_sa_simd_info(&ctx->tmpl, ctx->model, b->knobs, info,
-		sizeof(info));
-	fprintf(out, "# AutoSA build of the best design of %s on %s\n",
-		ctx->tmpl.kernel, ctx->board.name);
-	fprintf(out, "cat > simd_info.json <<'EOF'\n%sEOF\n", info);
-	fprintf(out, "./autosa ./%s.c --config=./autosa_config/"
-		"autosa_config.json --target=autosa_hls_c --output-dir=./"
-		"autosa.tmp/output --sa-sizes=\"%s\" --simd-info=./"
-		"simd_info.json --host-serialize --hls\n", ctx->tmpl.kernel,
-		sa);
+	if (opts->output && dse_autosa_dir(opts->output, dir, sizeof(dir),
+			err))
+		return dse_stat_error;
+	if (dse_autosa_build(ctx, b->knobs, opts->output ? dir : NULL, &a,
+			err))
+		return dse_stat_error;
+	if (opts->output && dse_autosa_write(ctx, &a, dir, err)) {
+		dse_autosa_free(&a);
+		return dse_stat_error;
+	}
+	if (!opts->output) {
+		n = strlen(a.c);
+		printf("# AutoSA build of the best design of %s on %s\n",
+			ctx->tmpl.kernel, ctx->board.name);
+		printf("cat > %s <<'DSE_EOF'\n%s%sDSE_EOF\n", a.c_name, a.c,
+			n && a.c[n - 1] != '\n' ? "\n" : "");
+		printf("cat > simd_info.json <<'DSE_EOF'\n%sDSE_EOF\n", a.info);
+	}
+	printf("%s\n", a.command);
+	dse_autosa_free(&a);
+	return fflush(stdout) != 0 || ferror(stdout) ? dse_error_set(err,
+		DSE_E_IO, "cannot write the design to standard output") :
+		dse_stat_ok;
 }
 
 /* The design's knobs and every metric as one JSON object. */
@@ -104,6 +118,8 @@ dse_stat cli_tune_emit(const dse_ctx *ctx, const dse_tune_opts *opts,
 	FILE *out = stdout;
 	int bad, fd = -1;
 
+	if (b->form == DSE_EMIT_AUTOSA)
+		return emit_autosa(ctx, opts, b, err);
 	if (opts->output) {
 		if (res_path_make_parent(real, err) < 0 ||
 		    res_path_tmp(real, tmp, sizeof(tmp)) < 0)
@@ -119,9 +135,7 @@ dse_stat cli_tune_emit(const dse_ctx *ctx, const dse_tune_opts *opts,
 				"%s", tmp, strerror(errno));
 		}
 	}
-	if (b->form == DSE_EMIT_AUTOSA) {
-		emit_autosa(ctx, b, out);
-	} else if (b->form == DSE_EMIT_TENSIL) {
+	if (b->form == DSE_EMIT_TENSIL) {
 		tensil_command(ctx, opts);
 		emit_tensil(ctx, b, out);
 	} else {

@@ -583,6 +583,44 @@ typedef struct dse_tuned {
 dse_stat dse_tune(dse_ctx *ctx, const dse_tune_opts *opts, dse_tuned *best,
 	dse_error *err);
 
+/* What AutoSA needs to build a design (tune_autosa.c): the kernel's C
+ * file in the loop order the design's --sa-sizes assumes (a C kernel as
+ * written, an isl kernel written from its model), the --simd-info JSON
+ * and the full AutoSA command line.
+ */
+typedef struct dse_autosa {
+	char *c;		/* owned: the C file's text */
+	char c_name[POLY_NAME_LEN + 8];	/* "<kernel>.c" */
+	char sa[512];		/* --sa-sizes */
+	char info[512];		/* simd_info.json */
+	char *command;		/* owned: the AutoSA command line */
+} dse_autosa;
+
+/* Builds *a for the design "knobs"; the command names the files in the
+ * absolute folder "dir", or as ./<file> when "dir" is NULL.  Never
+ * prints.  Free with dse_autosa_free.
+ */
+dse_stat dse_autosa_build(const dse_ctx *ctx, const int32_t *knobs,
+	const char *dir, dse_autosa *a, dse_error *err);
+
+/* Makes folder "dir" when missing and gives its absolute path in abs. */
+dse_stat dse_autosa_dir(const char *dir, char *abs, size_t size,
+	dse_error *err);
+
+/* Writes the C file, simd_info.json and autosa.sh (the command, run in
+ * AutoSA's folder) into folder "dir", each atomically.
+ */
+dse_stat dse_autosa_write(const dse_ctx *ctx, const dse_autosa *a,
+	const char *dir, dse_error *err);
+
+void dse_autosa_free(dse_autosa *a);
+
+/* Checks before any work that "dir" can take --emit autosa's files: not
+ * an existing file other than a folder, and none of its files an input.
+ */
+dse_stat dse_tune_autosa_check(const dse_ctx *ctx, const char *dir,
+	dse_error *err);
+
 /* The built-in sweep run when no config is given. */
 const char *dse_default_config(void);
 

@@ -2,8 +2,9 @@
  * for one objective under the config's constraints -- by running the
  * search with that objective alone, or by reading the front of a finished
  * results file (--from) -- and emits it in the form the downstream tool
- * takes: for a systolic array a shell snippet that writes AutoSA's
- * --simd-info file and runs AutoSA with the design's --sa-sizes; for an
+ * takes: for a systolic array the kernel's C file, AutoSA's --simd-info
+ * file and AutoSA's command line with the design's --sa-sizes
+ * (tune_autosa.c); for an
  * overlay systolic array Tensil's .tarch architecture file; for any
  * family a JSON of the design's knobs and metrics.  The command line
  * writes the emitted form (cli/tune.c).
@@ -156,6 +157,11 @@ static dse_stat check(const dse_ctx *ctx, const dse_tune_opts *opts,
 		return dse_error_set(err, DSE_E_INPUT, "--emit tensil needs an "
 			"overlay-systolic workload; this sweep is %s",
 			dse_workload_family(ctx));
+	/* AutoSA's form is a folder of files. */
+	if (opts->output && *form == DSE_EMIT_AUTOSA) {
+		snprintf(real, DSE_PATH_LEN, "%s", opts->output);
+		return dse_tune_autosa_check(ctx, opts->output, err);
+	}
 	if (opts->output && dse_output_check(ctx, opts->output, "-o", real,
 			DSE_PATH_LEN, err))
 		return dse_stat_error;

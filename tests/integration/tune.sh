@@ -15,6 +15,74 @@ grep -qE '^\./autosa \./mm\.c .*--sa-sizes="\{kernel\[\]->space_time\[3\];.*\}" 
 	$PY -c "import json; d=json.load(open('$TMP/simd_info.json')); \
 assert d == {'kernel3': {'reduction': ['y']}}" && ok ||
 	fail "simd_info.json from the snippet"
+# It writes the C file the command names, too (no C file nobody wrote).
+grep -q '^void mm(' "$TMP/mm.c" 2>/dev/null && ok ||
+	fail "no mm.c from the snippet"
+
+# same_analysis A B WHAT: two "dse analyze --json" outputs agree on
+# everything but the names of the kernel and its config and the timings:
+# loops in the same order, candidates, dependences, I/O groups, counts.
+same_analysis() {
+	$PY - "$1" "$2" <<'PYEOF' && ok || fail "$3: the analyses differ"
+import json, sys
+skip = {"tool_version", "config_file", "kernel", "read_seconds",
+        "analysis_seconds", "c_reader_seconds"}
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+for k in sorted(set(a) | set(b)):
+    if k not in skip and a.get(k) != b.get(k):
+        print(k, json.dumps(a.get(k))[:400], json.dumps(b.get(k))[:400])
+        sys.exit(1)
+PYEOF
+}
+
+# The folder form (-o DIR): the kernel's C file, simd_info.json and
+# autosa.sh with the full command line, which holds the design's
+# --sa-sizes (the tuned design of --emit json) and names the files.
+"$DSE" tune -q --objective latency -o "$TMP/sa" "$MM" >"$TMP/cmd" \
+	2>"$TMP/err" && ok || fail "tune -o DIR: $(cat "$TMP/err")"
+for f in mm.c simd_info.json autosa.sh; do
+	[ -s "$TMP/sa/$f" ] && ok || fail "no $f in the folder"
+done
+"$DSE" tune -q --objective latency --emit json "$MM" >"$TMP/d.json" &&
+	design=$($PY -c "import json; print(json.load(open('$TMP/d.json'))['design'])") &&
+	ok || fail "tune --emit json for the design"
+grep -qF -- "--sa-sizes=\"$design\"" "$TMP/sa/autosa.sh" && ok ||
+	fail "autosa.sh lacks --sa-sizes=\"$design\": $(cat "$TMP/sa/autosa.sh")"
+dir=$(cd "$TMP/sa" && pwd -P)
+grep -qF -- "$dir/mm.c --config=" "$TMP/sa/autosa.sh" &&
+	grep -qF -- "--simd-info=$dir/simd_info.json" "$TMP/sa/autosa.sh" &&
+	[ -x "$TMP/sa/autosa.sh" ] && ok ||
+	fail "autosa.sh does not name the folder's files"
+grep -qF -- "--sa-sizes=\"$design\"" "$TMP/cmd" && ok ||
+	fail "the command is not on standard output"
+# The C written from the isl kernel reads back, through dse's C reader,
+# to the analysis of the config.
+"$DSE" analyze --json "$MM" >"$TMP/isl.json" &&
+	"$DSE" analyze --json "$TMP/sa/mm.c" >"$TMP/c.json" && ok ||
+	fail "analyze the emitted C"
+same_analysis "$TMP/isl.json" "$TMP/c.json" "emitted mm.c"
+
+# A C kernel: its file as it is, with the config's defines as -D.
+mkdir -p "$TMP/g"
+cp "$SRC/configs/kernels/gemm.c" "$TMP/g/gemm.c"
+printf '%s\n' "[kernel]" "name = gemm" "source = gemm.c" \
+	"defines = NI=64, NJ=32, NK=16" "[platform]" "board = u250" \
+	"[space]" "array_part = 1..64 divisors" "latency = 1..8 pow2" \
+	"simd = 1, 2" "[search]" "objectives = latency, dsp" \
+	>"$TMP/g/gemm.cfg"
+"$DSE" tune -q --objective latency -o "$TMP/g/out" "$TMP/g/gemm.cfg" \
+	>/dev/null 2>"$TMP/err" && ok || fail "tune gemm.c: $(cat "$TMP/err")"
+cmp -s "$TMP/g/gemm.c" "$TMP/g/out/gemm.c" && ok ||
+	fail "gemm.c is not written as it is"
+grep -qF -- "-DNI=64 -DNJ=32 -DNK=16" "$TMP/g/out/autosa.sh" && ok ||
+	fail "no -D in: $(cat "$TMP/g/out/autosa.sh")"
+# -o naming the kernel's folder would overwrite its source: refused.
+run_status 2 "-o over the C source" tune -q -o "$TMP/g" "$TMP/g/gemm.cfg"
+cmp -s "$SRC/configs/kernels/gemm.c" "$TMP/g/gemm.c" && ok ||
+	fail "the C source was overwritten"
+# -o naming a file that is not a folder: refused before any work.
+: >"$TMP/plain"
+run_status 2 "-o a plain file" tune -q -o "$TMP/plain" "$MM"
 
 # The tuned design is the one of least latency: no row of the sweep's
 # front (which has latency as an objective) does better.
