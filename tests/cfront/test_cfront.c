@@ -694,21 +694,49 @@ static const struct twin_case twins[] = {
 
 #define DUMP_LEN 200000
 
-static void test_twins(void **state)
+/* Fails unless the kernel k read from C analyses as its isl form "isl"
+ * does; "text" (the C, or NULL) is shown when they differ.
+ */
+static void same_as_isl(const char *what, const cfront_kernel *k,
+	const poly_kernel_desc *isl, const char *text)
 {
 	char *want = malloc(DUMP_LEN), *got = malloc(DUMP_LEN);
+	poly_kernel_desc c;
+	poly_analysis *a, *b;
+	dse_error err;
 
-	(void) state;
 	assert_non_null(want);
 	assert_non_null(got);
+	memset(&c, 0, sizeof(c));
+	cfront_fill_desc(k, &c);
+	c.name = isl->name;
+	c.reduction = isl->reduction;
+	a = poly_analyze(&c, &err);
+	if (!a)
+		fail_msg("%s: the C does not analyse: %s\n%s", what, err.msg,
+			text ? text : "");
+	b = poly_analyze(isl, &err);
+	assert_non_null(b);
+	dump(a, got, DUMP_LEN);
+	dump(b, want, DUMP_LEN);
+	if (text && strcmp(got, want))
+		print_message("%s", text);
+	same_dump(what, got, want);
+	poly_analysis_free(a);
+	poly_analysis_free(b);
+	free(want);
+	free(got);
+}
+
+static void test_twins(void **state)
+{
+	(void) state;
 	for (size_t i = 0; i < sizeof(twins) / sizeof(twins[0]); i++) {
 		const example_kernel *ex = example_kernel_find(twins[i].example);
 		poly_kernel_desc isl = example_kernel_desc(ex, twins[i].values);
-		poly_kernel_desc c;
 		char path[512], defs[6][32], what[64];
 		cfront_opts o;
 		cfront_kernel *k;
-		poly_analysis *a, *b;
 		dse_error err;
 
 		memset(&o, 0, sizeof(o));
@@ -724,25 +752,11 @@ static void test_twins(void **state)
 		if (!k)
 			fail_msg("%s: %s:%d:%d: %s", path, err.file, err.line,
 				err.col, err.msg);
-		memset(&c, 0, sizeof(c));
-		cfront_fill_desc(k, &c);
-		c.name = isl.name;
-		c.reduction = isl.reduction;
-		a = poly_analyze(&c, &err);
-		b = poly_analyze(&isl, &err);
-		assert_non_null(a);
-		assert_non_null(b);
-		dump(a, got, DUMP_LEN);
-		dump(b, want, DUMP_LEN);
 		snprintf(what, sizeof(what), "%s (%s)", twins[i].file,
 			twins[i].example);
-		same_dump(what, got, want);
-		poly_analysis_free(a);
-		poly_analysis_free(b);
+		same_as_isl(what, k, &isl, NULL);
 		cfront_free(k);
 	}
-	free(want);
-	free(got);
 }
 
 /* --- C written from the isl model, read back ------------------------------ */
@@ -754,49 +768,28 @@ static void test_twins(void **state)
  */
 static void test_emitted(void **state)
 {
-	char *want = malloc(DUMP_LEN), *got = malloc(DUMP_LEN);
-
 	(void) state;
-	assert_non_null(want);
-	assert_non_null(got);
 	for (size_t i = 0; i < sizeof(twins) / sizeof(twins[0]); i++) {
 		const example_kernel *ex = example_kernel_find(twins[i].example);
 		poly_kernel_desc isl = example_kernel_desc(ex, twins[i].values);
-		poly_kernel_desc c;
-		poly_analysis *a, *b;
-		cfront_kernel *k;
 		dse_error err;
+		poly_analysis *b = poly_analyze(&isl, &err);
+		cfront_kernel *k;
 		char *text;
 
-		b = poly_analyze(&isl, &err);
 		assert_non_null(b);
 		text = poly_kernel_c(&isl, "float", b->ops_per_point, &err);
+		poly_analysis_free(b);
 		if (!text)
 			fail_msg("%s: not written: %s", ex->name, err.msg);
 		k = read_text(text, NULL, &err);
 		if (!k)
 			fail_msg("%s: the C written is refused at %d:%d: %s\n%s",
 				ex->name, err.line, err.col, err.msg, text);
-		memset(&c, 0, sizeof(c));
-		cfront_fill_desc(k, &c);
-		c.name = isl.name;
-		c.reduction = isl.reduction;
-		a = poly_analyze(&c, &err);
-		if (!a)
-			fail_msg("%s: the C written does not analyse: %s\n%s",
-				ex->name, err.msg, text);
-		dump(a, got, DUMP_LEN);
-		dump(b, want, DUMP_LEN);
-		if (strcmp(got, want))
-			print_message("%s", text);
-		same_dump(ex->name, got, want);
-		poly_analysis_free(a);
-		poly_analysis_free(b);
+		same_as_isl(ex->name, k, &isl, text);
 		cfront_free(k);
 		free(text);
 	}
-	free(want);
-	free(got);
 }
 
 int main(int argc, char **argv)
