@@ -43,6 +43,7 @@ PYEOF
 for f in mm.c simd_info.json autosa.sh; do
 	[ -s "$TMP/sa/$f" ] && ok || fail "no $f in the folder"
 done
+design=none
 "$DSE" tune -q --objective latency --emit json "$MM" >"$TMP/d.json" &&
 	design=$($PY -c "import json; print(json.load(open('$TMP/d.json'))['design'])") &&
 	ok || fail "tune --emit json for the design"
