@@ -118,13 +118,45 @@ static isl_bool writes_output(struct role_check *r)
 	return empty;
 }
 
+/* Adds "m" to *user unless it reads a scalar (a zero-dimensional array
+ * such as beta[]), which is a constant of the kernel, not data.
+ */
+static isl_stat keep_array_read(__isl_take isl_map *m, void *user)
+{
+	isl_union_map **keep = user;
+	isl_size out = isl_map_dim(m, isl_dim_out);
+
+	if (out < 0) {
+		isl_map_free(m);
+		return isl_stat_error;
+	}
+	if (out == 0) {
+		isl_map_free(m);
+		return isl_stat_ok;
+	}
+	*keep = isl_union_map_add_map(*keep, m);
+	return *keep ? isl_stat_ok : isl_stat_error;
+}
+
+/* The reads of "reads" (taken) that are not of scalars. */
+static __isl_give isl_union_map *array_reads(__isl_take isl_union_map *reads)
+{
+	isl_union_map *keep = isl_union_map_empty(
+		isl_union_map_get_space(reads));
+
+	if (isl_union_map_foreach_map(reads, keep_array_read, &keep) < 0)
+		keep = isl_union_map_free(keep);
+	isl_union_map_free(reads);
+	return keep;
+}
+
 /* Whether every instance of s reads only the element it writes itself
- * ("C[i][j] *= beta"); otherwise the first array it reads beyond that
- * goes to r->array.
+ * ("C[i][j] *= beta", with beta a scalar); otherwise the first array it
+ * reads beyond that goes to r->array.
  */
 static isl_bool reads_in_place(struct role_check *r)
 {
-	isl_union_map *reads = of_stmt(r->k, r->k->reads, r->s);
+	isl_union_map *reads = array_reads(of_stmt(r->k, r->k->reads, r->s));
 	isl_union_map *extra = isl_union_map_subtract(reads,
 		isl_union_map_copy(r->writes));
 	isl_bool empty = isl_union_map_is_empty(extra);
