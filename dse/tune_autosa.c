@@ -206,10 +206,17 @@ dse_stat dse_tune_autosa_check(const dse_ctx *ctx, const char *dir,
 	char name[POLY_NAME_LEN + 8], path[DSE_PATH_LEN], real[DSE_PATH_LEN];
 	struct stat st;
 
-	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+	/* An existing path that is not a folder is refused, with the
+	 * reason the checks of every output give first (a device node, an
+	 * input file such as the config), as they name what the path is.
+	 */
+	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		if (dse_output_check(ctx, dir, "-o", real, sizeof(real), err))
+			return dse_stat_error;
 		return dse_error_set(err, DSE_E_INPUT, "-o: '%s' exists and is "
 			"not a folder; --emit autosa writes a folder (the C "
 			"file, simd_info.json and autosa.sh)", dir);
+	}
 	c_name(ctx, name, sizeof(name));
 	files[0] = name;
 	for (int i = 0; i < 3; i++) {

@@ -83,7 +83,7 @@ latency    = 1, 2
 simd       = 1, 2
 CFG
 "$DSE" tune -q "$TMP/tune.cfg" >"$TMP/tune.sh" 2>"$TMP/err" &&
-	(cd "$TMP" && sed -n '/^cat > simd_info.json/,/^EOF$/p' tune.sh | bash) &&
+	(cd "$TMP" && sed -n '/^cat > simd_info.json/,/^DSE_EOF$/p' tune.sh | bash) &&
 	$PY -c "import json; d=json.load(open('$TMP/simd_info.json')); assert d == {'kernel3': {'reduction': ['y', 'y']}}, d" &&
 	ok || fail "dse tune's --simd-info for MTTKRP: $(cat "$TMP/err") $(cat "$TMP/simd_info.json" 2>&1)"
 finish

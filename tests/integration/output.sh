@@ -45,7 +45,8 @@ refused "-o empty" "the output file name is empty" -q -o "" s.cfg
 if mknod null c 1 3 2>/dev/null; then
 	refused "-o a device node" "'null' is a character device" -q -o null s.cfg
 	[ -c null ] && ok || fail "the device node was replaced"
-	refused "tune -o a device node" "'null' is a character device" tune -q -o null s.cfg
+	refused "tune -o a device node" "'null' is a character device" tune -q --emit json -o null s.cfg
+	refused "tune -o a device node for a folder" "'null' is a character device" tune -q -o null s.cfg
 	[ -c null ] && ok || fail "tune replaced the device node"
 	ln -s null tonull
 	refused "-o a link to a device node" "\\(a link to 'null'\\) is a character device" -q -o tonull s.cfg
@@ -74,14 +75,27 @@ ln s.cfg hard.cfg
 refused "-o a hard link of the config" "is the config file" -q -o hard.cfg s.cfg
 ln -s s.cfg soft.cfg
 refused "-o a link to the config" "is the config file" -q -o soft.cfg s.cfg
-refused "tune -o the config" "is the config file" tune -q -o s.cfg s.cfg
+refused "tune -o the config" "is the config file" tune -q --emit json -o s.cfg s.cfg
+refused "tune -o the config for a folder" "is the config file" tune -q -o s.cfg s.cfg
 cmp -s s.cfg keep.cfg && ok || fail "the config was changed"
 ln -s tuned.txt tune-link.txt
-run_status 0 "tune -o a link" tune -q -o tune-link.txt s.cfg
-[ -L tune-link.txt ] && grep -q "sa-sizes" tuned.txt && ok ||
+run_status 0 "tune -o a link" tune -q --emit json -o tune-link.txt s.cfg
+[ -L tune-link.txt ] && grep -q "space_time" tuned.txt && ok ||
 	fail "tune -o a link did not write its target"
+# --emit autosa writes a folder: a link to one is followed, a file is not
+# a folder, and a name ending in '/' is one.
+mkdir tuned.d
+ln -s tuned.d tune-dir-link
+run_status 0 "tune -o a link to a folder" tune -q -o tune-dir-link s.cfg
+[ -L tune-dir-link ] && grep -q "sa-sizes" tuned.d/autosa.sh && ok ||
+	fail "tune -o a link to a folder did not write into the folder"
+refused "tune -o a file for a folder" "'tuned.txt' exists and is not a folder" tune -q -o tuned.txt s.cfg
+grep -q "space_time" tuned.txt && ok || fail "tune -o a file for a folder changed the file"
+run_status 0 "tune -o a new folder ending in /" tune -q -o tuned2/ s.cfg
+[ -f tuned2/autosa.sh ] && ok || fail "tune -o tuned2/ wrote no autosa.sh"
 run_status 0 "a sweep to out.h5" -q s.cfg
-refused "tune -o the --from file" "is the --from file" tune -q -o out.h5 --from out.h5
+refused "tune -o the --from file" "is the --from file" tune -q --emit json -o out.h5 --from out.h5
+refused "tune -o the --from file for a folder" "is the --from file" tune -q -o out.h5 --from out.h5
 
 # ---- a file that is not dse's is not replaced --------------------------------
 echo "my notes" >notes.txt
