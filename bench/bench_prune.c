@@ -19,18 +19,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dse/ctx.h"
+#include "bench/bench_setup.h"
 
 static int setup(dse_ctx *ctx, const char *path, dse_error *err)
 {
-	ctx->cfg = dse_cfg_parse_file(path, err);
-	if (!ctx->cfg || dse_ctx_setup(ctx, "/dev/null", err))
+	if (bench_setup(ctx, path, err))
 		return -1;
-	ctx->sopt.progress = NULL;
-	ctx->sopt.checkpoint = NULL;
-	ctx->sopt.checkpoint_interval = 0;
-	ctx->sopt.cloud_max = 0;
-	ctx->sopt.model = SIM_MODEL_ANALYTIC;
 	ctx->sopt.strategy = SEARCH_EXHAUSTIVE;
 	return 0;
 }

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dse/ctx.h"
+#include "bench/bench_setup.h"
 
 #define MAX_BUDGETS 16
 #define MAX_STRATEGIES 4
@@ -57,14 +57,8 @@ struct score {
 
 static int setup(dse_ctx *ctx, const char *path, dse_error *err)
 {
-	ctx->cfg = dse_cfg_parse_file(path, err);
-	if (!ctx->cfg || dse_ctx_setup(ctx, "/dev/null", err))
+	if (bench_setup(ctx, path, err))
 		return -1;
-	ctx->sopt.progress = NULL;
-	ctx->sopt.checkpoint = NULL;
-	ctx->sopt.checkpoint_interval = 0;
-	ctx->sopt.cloud_max = 0;
-	ctx->sopt.model = SIM_MODEL_ANALYTIC;
 	return 0;
 }
 

@@ -1,0 +1,25 @@
+/* The set-up the search benchmarks share: a config read and prepared as a
+ * sweep would be, but with nothing written (no progress line, no
+ * checkpoint, no cloud) and the analytic model, so that what is timed is
+ * the search alone.
+ */
+#ifndef DSE_BENCH_SETUP_H
+#define DSE_BENCH_SETUP_H
+
+#include "dse/ctx.h"
+
+static inline int bench_setup(dse_ctx *ctx, const char *path,
+	dse_error *err)
+{
+	ctx->cfg = dse_cfg_parse_file(path, err);
+	if (!ctx->cfg || dse_ctx_setup(ctx, "/dev/null", err))
+		return -1;
+	ctx->sopt.progress = NULL;
+	ctx->sopt.checkpoint = NULL;
+	ctx->sopt.checkpoint_interval = 0;
+	ctx->sopt.cloud_max = 0;
+	ctx->sopt.model = SIM_MODEL_ANALYTIC;
+	return 0;
+}
+
+#endif
