@@ -67,6 +67,9 @@ for t in "${targets[@]}"; do
 	log="$dir/fuzz-$t.log"
 	mkdir -p "$work" "$art"
 	seeds=(fuzz/corpus/$t)
+	# The C reader also starts from the example kernels themselves,
+	# rather than from copies of them that would drift apart.
+	[ "$t" = cfront ] && seeds+=(configs/kernels)
 	[ -d fuzz/regressions/$t ] && seeds+=(fuzz/regressions/$t)
 	before=$(ls "$art" | wc -l)
 	echo "fuzz: $t for $secs s (log in $log)" >&2
