@@ -77,6 +77,49 @@ int sim_scale__ivs_merge(struct sim_scale__ivs *u,
  */
 int sim_scale__ivs_add(struct sim_scale__ivs *s, int64_t a);
 
+/* The array's stalls and the OFMAP write buffer, which both modes of the
+ * memory model drive (sim/scale_wbuf.c).
+ */
+/* Where the array's stalls fall: after row rows[i] the delay so far is
+ * cum[i] (rows ascending).  The cycle of a row is its index plus the
+ * stalls of the rows before it.
+ */
+struct stalls {
+	int64_t *rows, *cum;
+	int64_t n, cap;
+	int64_t total;
+};
+
+struct partial {
+	int64_t line, words;
+};
+
+struct wbuf {
+	int64_t total, active, drain_size, bw;
+	int64_t free, line_idx, lines, drain_line, drain_end;
+	struct partial *part;
+	int64_t n_part, cap_part, next_part;
+	int64_t accesses, words;
+	int64_t first_cycle, last_cycle;
+	int drained, nomem;
+};
+
+/* Records a stall of "stall" cycles after row "row" (rows ascending);
+ * -1 when out of memory.
+ */
+int sim_scale__stalls_add(struct stalls *s, int64_t row, int64_t stall);
+/* The stalls of the rows before "row". */
+int64_t sim_scale__stalls_before(const struct stalls *s, int64_t row);
+/* An empty write buffer of "words" words drained "bw" words a cycle. */
+void sim_scale__wb_init(struct wbuf *w, int64_t words, int64_t bw);
+/* "n" OFMAP words written at cycle *cur; a stall moves *cur on and adds
+ * to *offset.
+ */
+void sim_scale__wb_store_n(struct wbuf *w, int64_t n, int64_t *cur,
+	int64_t *offset);
+/* Drains everything left, from cycle "cycle" on. */
+void sim_scale__wb_finish(struct wbuf *w, int64_t cycle);
+
 /* Replays the layer's address streams through the SRAM buffers and fills
  * the stall cycles, the DRAM counts (res->dram_*) and the memory part of
  * res->report (accesses, start and stop cycles, total and stall cycles).

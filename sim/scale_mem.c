@@ -260,183 +260,6 @@ static void tabs_free(struct tabs *tb)
 	free(tb->off);
 }
 
-/* Where the array's stalls fall: after row rows[i] the delay so far is
- * cum[i] (rows ascending).  The cycle of a row is its index plus the
- * stalls of the rows before it.
- */
-struct stalls {
-	int64_t *rows, *cum;
-	int64_t n, cap;
-	int64_t total;
-};
-
-static int stalls_add(struct stalls *s, int64_t row, int64_t stall)
-{
-	if (s->n == s->cap) {
-		int64_t cap = s->cap ? 2 * s->cap : 64;
-		int64_t *r = realloc(s->rows, (size_t) cap * sizeof(*r));
-
-		if (!r)
-			return -1;
-		s->rows = r;
-		r = realloc(s->cum, (size_t) cap * sizeof(*r));
-		if (!r)
-			return -1;
-		s->cum = r;
-		s->cap = cap;
-	}
-	s->total += stall;
-	s->rows[s->n] = row;
-	s->cum[s->n++] = s->total;
-	return 0;
-}
-
-/* The stalls of the rows before "row". */
-static int64_t stalls_before(const struct stalls *s, int64_t row)
-{
-	int64_t lo = 0, hi = s->n;
-
-	while (lo < hi) {
-		int64_t mid = lo + (hi - lo) / 2;
-
-		if (s->rows[mid] < row)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? s->cum[lo - 1] : 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* The write buffer. */
-
-struct partial {
-	int64_t line, words;
-};
-
-struct wbuf {
-	int64_t total, active, drain_size, bw;
-	int64_t free, line_idx, lines, drain_line, drain_end;
-	struct partial *part;
-	int64_t n_part, cap_part, next_part;
-	int64_t accesses, words;
-	int64_t first_cycle, last_cycle;
-	int drained, nomem;
-};
-
-static void wb_init(struct wbuf *w, int64_t words, int64_t bw)
-{
-	memset(w, 0, sizeof(*w));
-	w->total = words;
-	w->active = dse_cdiv(words, 2);
-	w->drain_size = words - w->active;
-	w->bw = bw;
-	w->free = words;
-}
-
-/* Closes the line being filled, short, before a drain. */
-static void wb_close(struct wbuf *w)
-{
-	if (!w->line_idx)
-		return;
-	if (w->n_part == w->cap_part) {
-		int64_t cap = w->cap_part ? 2 * w->cap_part : 64;
-		struct partial *p = realloc(w->part, (size_t) cap * sizeof(*p));
-
-		if (!p) {
-			w->nomem = 1;
-			return;
-		}
-		w->part = p;
-		w->cap_part = cap;
-	}
-	w->part[w->n_part].line = w->lines;
-	w->part[w->n_part++].words = w->line_idx;
-	w->lines++;
-	w->line_idx = 0;
-}
-
-/* Drains up to half the buffer's worth of lines from cycle "start", a
- * line a cycle; returns the cycle of the last line.
- */
-static int64_t wb_drain(struct wbuf *w, int64_t start)
-{
-	int64_t end = dse_min64(w->drain_line + dse_cdiv(w->drain_size, w->bw),
-		w->lines);
-	int64_t n = end - w->drain_line, data = n * w->bw;
-
-	while (w->next_part < w->n_part &&
-	       w->part[w->next_part].line < end - 1)
-		w->next_part++;
-	if (w->next_part < w->n_part && w->part[w->next_part].line == end - 1)
-		data -= w->bw - w->part[w->next_part++].words;
-	w->accesses += data;
-	w->free += data;
-	if (!w->drained)
-		w->first_cycle = start;
-	w->drained = 1;
-	w->last_cycle = start + n - 1;
-	w->drain_line = end;
-	return start + n - 1;
-}
-
-/* One OFMAP word written at cycle *cur; a stall moves *cur on and adds
- * to *offset.
- */
-static void wb_store(struct wbuf *w, int64_t *cur, int64_t *offset)
-{
-	w->words++;
-	w->free--;
-	if (++w->line_idx == w->bw) {
-		w->lines++;
-		w->line_idx = 0;
-	}
-	if (*cur < w->drain_end) {
-		if (w->free <= 0) {
-			*offset += w->drain_end - *cur;
-			*cur = w->drain_end;
-		}
-	} else if (w->free < w->active) {
-		wb_close(w);
-		w->drain_end = wb_drain(w, *cur);
-	}
-}
-
-/* "n" OFMAP words written at cycle *cur.  Runs of words that neither
- * start a drain nor find the buffer full only fill lines, and are counted
- * at once.
- */
-static void wb_store_n(struct wbuf *w, int64_t n, int64_t *cur,
-	int64_t *offset)
-{
-	while (n > 0) {
-		int64_t safe = *cur < w->drain_end ? w->free - 1 :
-			w->free - w->active, k;
-
-		if (safe <= 0) {
-			wb_store(w, cur, offset);
-			n--;
-			continue;
-		}
-		k = dse_min64(n, safe);
-		w->words += k;
-		w->free -= k;
-		w->lines += (w->line_idx + k) / w->bw;
-		w->line_idx = (w->line_idx + k) % w->bw;
-		n -= k;
-	}
-}
-
-/* Drains everything left, from cycle "cycle" on. */
-static void wb_finish(struct wbuf *w, int64_t cycle)
-{
-	wb_close(w);
-	while (w->drain_line < w->lines) {
-		w->drain_end = wb_drain(w, cycle);
-		cycle = w->drain_end + 1;
-	}
-}
-
 /* ------------------------------------------------------------------ */
 /* Read buffers, CALC mode. */
 
@@ -783,13 +606,13 @@ static int write_pass(struct mem *m, struct wbuf *w, struct stalls *st)
 			d++;
 			if (!n)
 				continue;
-			wb_store_n(w, n, &cur, &off);
+			sim_scale__wb_store_n(w, n, &cur, &off);
 			seen_row(m, OF, row + st->total + off);
-			if (off && stalls_add(st, row, off))
+			if (off && sim_scale__stalls_add(st, row, off))
 				return -1;
 		}
 	}
-	wb_finish(w, g->rows_total - 1 + st->total);
+	sim_scale__wb_finish(w, g->rows_total - 1 + st->total);
 	return w->nomem ? -1 : 0;
 }
 
@@ -1439,9 +1262,9 @@ static int read_pass(struct mem *m, int op, const struct stalls *st,
 	r.set_words = m->words[op] / SETS;
 	r.cap = ACTIVE_SETS * r.set_words;
 	r.half = 1;
-	first += stalls_before(st, first);
+	first += sim_scale__stalls_before(st, first);
 	seen_row(m, op, first + 1);
-	seen_row(m, op, last + stalls_before(st, last) + 1);
+	seen_row(m, op, last + sim_scale__stalls_before(st, last) + 1);
 	if (g->distinct[op] < r.cap)
 		r.fill = g->distinct[op];
 	else if (op == IF && !ifmap_disjoint(g) ? calc_ifmap(m, &r) :
@@ -1451,7 +1274,7 @@ static int read_pass(struct mem *m, int op, const struct stalls *st,
 	res->dram_reads[op] = taken;
 	res->report.dram_accesses[op] = taken;
 	calc_report(r.set_words, taken, r.handovers, first,
-		r.last_row + stalls_before(st, r.last_row),
+		r.last_row + sim_scale__stalls_before(st, r.last_row),
 		&res->report.dram_start[op], &res->report.dram_stop[op]);
 	return 0;
 }
@@ -1474,7 +1297,7 @@ static int64_t user_step(struct mem *m, struct user_rd *rd, struct wbuf *w,
 		}
 	}
 	n = row_addrs(&m->tb, &b[OF], d, m->row);
-	wb_store_n(w, n, &cur, &off);
+	sim_scale__wb_store_n(w, n, &cur, &off);
 	if (n)
 		seen_row(m, OF, cycle + off);
 	*of_off = off;
@@ -1529,9 +1352,9 @@ static int user_mode(struct mem *m, sim_scale_result *res)
 			m->range[op]))
 			bad = 1;
 	if (!bad) {
-		wb_init(&w, m->words[OF], g->arch->bandwidth);
+		sim_scale__wb_init(&w, m->words[OF], g->arch->bandwidth);
 		last = user_pass(m, rd, &w, &stalls);
-		wb_finish(&w, last);
+		sim_scale__wb_finish(&w, last);
 		bad = w.nomem;
 		free(w.part);
 		res->stall_cycles = stalls;
@@ -1565,7 +1388,7 @@ static int calc_mode(struct mem *m, sim_scale_result *res)
 	int bad;
 
 	memset(&st, 0, sizeof(st));
-	wb_init(&w, m->words[OF], g->arch->cols);
+	sim_scale__wb_init(&w, m->words[OF], g->arch->cols);
 	bad = write_pass(m, &w, &st) || read_pass(m, IF, &st, res) ||
 		read_pass(m, FI, &st, res);
 	res->stall_cycles = st.total;
