@@ -11,13 +11,13 @@
 
 #include <stdint.h>
 
-#include <clang-c/Index.h>
 #include <isl/aff.h>
 #include <isl/ctx.h>
 #include <isl/set.h>
 #include <isl/union_map.h>
 
 #include "cfront/cfront.h"
+#include "cfront/clang.h"
 
 #define CF_MAX_ARRAYS 32
 /* Blocks and if statements inside one another, and the depth of one

@@ -693,7 +693,7 @@ cfront_kernel *cfront_read(const cfront_opts *opts, dse_error *err)
 	}
 	o = *opts;
 	o.scop = o.scop ? o.scop : "";
-	if (check_file(&o, err) != dse_stat_ok)
+	if (check_file(&o, err) != dse_stat_ok || !cfront__clang_load(err))
 		return NULL;
 	w = calloc(1, sizeof(*w));
 	idx = clang_createIndex(0, 0);

@@ -353,7 +353,9 @@ static struct cf_stmt *new_stmt(struct cf_walk *w, CXCursor c)
 		return NULL;
 	}
 	s = &w->stmt[w->n_stmts++];
-	snprintf(s->name, sizeof(s->name), "S%d", w->n_stmts - 1);
+	/* Below POLY_MAX_STMTS, so the short's range holds it. */
+	snprintf(s->name, sizeof(s->name), "S%hu",
+		(unsigned short) (w->n_stmts - 1));
 	s->depth = w->depth;
 	for (int d = 0; d < w->depth; d++)
 		s->step[d] = w->loop[d].step;

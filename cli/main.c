@@ -740,6 +740,18 @@ static int parse_cli(const struct dse_command *cmd, int argc, char **argv,
 	return 2;
 }
 
+/* Prints what the application has to say (dse_note), as every other
+ * line dse writes to stderr: "dse: " and the message.
+ */
+static void print_note(void *user, enum dse_note_kind kind, const char *msg)
+{
+	const dse_ctx *ctx = user;
+
+	if (kind == DSE_NOTE_PROGRESS && ctx->quiet)
+		return;
+	fprintf(stderr, "dse: %s\n", msg);
+}
+
 /* Builds the context the command needs (collective when it runs under
  * MPI) and runs it.  Returns the exit status.
  */
@@ -751,6 +763,8 @@ static int run_command(dse_ctx *ctx, struct cli *cli)
 
 	dse_error_clear(&err);
 	ctx->quiet = cli->quiet;
+	ctx->note = print_note;
+	ctx->note_user = ctx;
 	ctx->cfg = cmd->run == cli_run_tune && cli->topt.from ?
 		dse_tune_config(cli->topt.from, &err) :
 		is_c_file(cli->config) || cli->n_defines || cli->n_includes ?

@@ -66,12 +66,12 @@ static dse_stat checkpoint_failed(dse_checkpointer *c,
 	 * filling up.
 	 */
 	if (cp->final)
-		fprintf(stderr, "dse: the last checkpoint could not be "
-			"written: %s\n", line);
+		dse_note(c->ctx, DSE_NOTE_WARNING, "the last checkpoint "
+			"could not be written: %s", line);
 	else if ((c->failing & (c->failing - 1)) == 0)
-		fprintf(stderr, "dse: warning: %d checkpoint%s in a row could "
-			"not be written (%s); the sweep goes on and tries "
-			"again every %g s\n", c->failing, c->failing > 1 ?
+		dse_note(c->ctx, DSE_NOTE_WARNING, "warning: %d checkpoint%s "
+			"in a row could not be written (%s); the sweep goes on "
+			"and tries again every %g s", c->failing, c->failing > 1 ?
 			"s" : "", line, c->ctx->sopt.checkpoint_interval);
 	dse_error_clear(err);
 	return dse_stat_ok;
@@ -103,8 +103,8 @@ dse_stat dse_checkpoint_write(const search_checkpoint *cp, void *user,
 	if (res_file_commit(f, err))
 		return checkpoint_failed(c, cp, err);
 	if (c->failing)
-		fprintf(stderr, "dse: a checkpoint was written again, after %d "
-			"that could not be\n", c->failing);
+		dse_note(ctx, DSE_NOTE_WARNING, "a checkpoint was written "
+			"again, after %d that could not be", c->failing);
 	c->failing = 0;
 	c->written++;
 	c->evaluated = cp->evaluated;

@@ -47,6 +47,16 @@ typedef struct dse_input {
 	uint64_t dev, ino;	/* which file it is */
 } dse_input;
 
+/* What the application has to say while it works (how a long step went,
+ * a checkpoint that could not be written): the command line prints it,
+ * the application never does.  A progress note is for a user watching
+ * (dropped under --quiet); a warning always reaches them.  "msg" is one
+ * line without the program's name or a newline.
+ */
+enum dse_note_kind { DSE_NOTE_PROGRESS, DSE_NOTE_WARNING };
+typedef void dse_note_fn(void *user, enum dse_note_kind kind,
+	const char *msg);
+
 typedef struct dse_ctx {
 	dse_cfg *cfg;		/* owned */
 	arch_board board;	/* the named board with the config's overrides */
@@ -86,7 +96,15 @@ typedef struct dse_ctx {
 	int rank;
 	int size;
 	int quiet;
+	dse_note_fn *note;	/* NULL: notes are dropped */
+	void *note_user;
 } dse_ctx;
+
+/* Formats a note and hands it to ctx->note, on rank 0 only (every rank
+ * would say the same).  Not collective.
+ */
+void dse_note(const dse_ctx *ctx, enum dse_note_kind kind, const char *fmt,
+	...) __attribute__((format(printf, 3, 4)));
 
 /* Builds ctx's board, template, model, space and search options from
  * ctx->cfg.  Every input error carries the config position and key.

@@ -1029,3 +1029,17 @@ void dse_ctx_clear(dse_ctx *ctx)
 	ctx->analysis = poly_analysis_free(ctx->analysis);
 	ctx->cfg = dse_cfg_free(ctx->cfg);
 }
+
+void dse_note(const dse_ctx *ctx, enum dse_note_kind kind, const char *fmt,
+	...)
+{
+	char msg[1024];
+	va_list ap;
+
+	if (!ctx->note || ctx->rank != 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	ctx->note(ctx->note_user, kind, msg);
+}

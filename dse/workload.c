@@ -695,9 +695,8 @@ dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err)
 	/* Large graphs take seconds to read or generate and partition:
 	 * say what is happening before the search's own progress starts.
 	 */
-	if (!ctx->quiet && ctx->rank == 0)
-		fprintf(stderr, "dse: graph %s: %lld vertices, %lld edges "
-			"(%.1f s)\n", gnn_graph_name(ctx->graph),
+	dse_note(ctx, DSE_NOTE_PROGRESS, "graph %s: %lld vertices, %lld "
+			"edges (%.1f s)", gnn_graph_name(ctx->graph),
 			(long long) gnn_graph_n_vertices(ctx->graph),
 			(long long) gnn_graph_n_edges(ctx->graph),
 			omp_get_wtime() - t0);
@@ -717,9 +716,8 @@ dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err)
 	t0 = omp_get_wtime();
 	if (family_space(ctx, err))
 		return dse_stat_error;
-	if (!ctx->quiet && ctx->rank == 0)
-		fprintf(stderr, "dse: %s prepared for the sweep's knob values "
-			"(partitions, plans) in %.1f s\n",
+	dse_note(ctx, DSE_NOTE_PROGRESS, "%s prepared for the sweep's knob "
+			"values (partitions, plans) in %.1f s",
 			gnn_family_kind_name(kind), omp_get_wtime() - t0);
 	return dse_stat_ok;
 }

@@ -10,6 +10,7 @@
 # Usage: scripts/valgrind.sh [build-dir] [name-regex]   (default: build, all)
 set -uo pipefail
 cd "$(dirname "$0")/.."
+root=$(pwd)
 build=${1:-build}
 pattern=${2:-.}
 
@@ -53,6 +54,7 @@ while IFS=$'\x1f' read -r name dir env cmd; do
 	# shellcheck disable=SC2086
 	if (cd "$dir" && env ${env//;/ } valgrind --quiet --leak-check=full \
 		--errors-for-leak-kinds=definite,indirect --error-exitcode=1 \
+		--suppressions="$root/tests/support/valgrind.supp" \
 		$cmd >"$logs/$n.log" 2>&1); then
 		echo "valgrind: clean   $name"
 	else

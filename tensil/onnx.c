@@ -579,8 +579,12 @@ static dse_stat gemm_layer(struct reader *rd, const Onnx__NodeProto *n,
 	if (!l)
 		return dse_stat_error;
 	if (batch >= 0) {
-		/* Room for "_b4095" after the node's name. */
-		snprintf(name, sizeof(name), "%.40s_b%d", l->name, batch);
+		/* Room for "_b4095" after the node's name; batch is below
+		 * MAX_BATCH, which the cast's range holds.
+		 */
+		_Static_assert(MAX_BATCH <= 65535, "batch fits %hu");
+		snprintf(name, sizeof(name), "%.40s_b%hu", l->name,
+			(unsigned short) batch);
 		snprintf(l->name, sizeof(l->name), "%s", name);
 	}
 	memcpy(name, l->name, sizeof(name));

@@ -7,6 +7,7 @@
  * Run as "test_app <group>" with group one of setup, design, write, json;
  * each group is a ctest test of its own and a table of cases.
  */
+#include <fcntl.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -372,6 +373,149 @@ static void test_json(void **state)
 	}
 }
 
+/* ---- notes: what the application says goes to the caller, never out --- */
+
+/* The notes a context handed on, one a line after their kind's letter
+ * ("P" progress, "W" warning).
+ */
+struct notes {
+	char text[2048];
+	int n;
+};
+
+static void collect(void *user, enum dse_note_kind kind, const char *msg)
+{
+	struct notes *n = user;
+	size_t len = strlen(n->text);
+
+	snprintf(n->text + len, sizeof(n->text) - len, "%c %s\n",
+		kind == DSE_NOTE_WARNING ? 'W' : 'P', msg);
+	n->n++;
+}
+
+static const char small_gnn[] =
+	"[workload]\nfamily = gnn-overlay\nmodel = b1\n"
+	"graph = cora\n[platform]\nboard = u250\n"
+	"[space]\nn_pe = 1, 2\n[search]\nobjectives = latency, dsp\n"
+	"[output]\nfile = unused.h5\n";
+
+struct note_case {
+	const char *text;
+	int rank;
+	int n;			/* notes expected */
+	const char *first;	/* the start of the first one */
+	const char *second;	/* a substring of the second one */
+};
+
+static const struct note_case note_cases[] = {
+	/* A graph read and a family prepared: two progress notes. */
+	{ small_gnn, 0, 2, "P graph synthetic-cora: 2708 vertices", "prepared for the sweep" },
+	/* Every rank builds the same context; only rank 0 speaks. */
+	{ small_gnn, 1, 0, NULL, NULL },
+	/* An isl kernel takes no step long enough to report. */
+	{ small_mm, 0, 0, NULL, NULL },
+};
+
+static void test_notes(void **state)
+{
+	size_t i;
+
+	(void) state;
+	for (i = 0; i < sizeof(note_cases) / sizeof(note_cases[0]); i++) {
+		const struct note_case *c = &note_cases[i];
+		struct notes got = { "", 0 };
+		dse_ctx ctx;
+		dse_error err;
+
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.size = c->rank + 1;
+		ctx.rank = c->rank;
+		ctx.note = collect;
+		ctx.note_user = &got;
+		dse_error_clear(&err);
+		ctx.cfg = dse_cfg_parse_string(c->text, "t.cfg", &err);
+		assert_non_null(ctx.cfg);
+		if (dse_ctx_setup(&ctx, NULL, &err))
+			print_message("%s\n", err.msg);
+		assert_int_equal(err.code, DSE_E_NONE);
+		print_message("case %zu: %d notes\n%s", i, got.n, got.text);
+		assert_int_equal(got.n, c->n);
+		if (c->first)
+			assert_memory_equal(got.text, c->first,
+				strlen(c->first));
+		if (c->second)
+			assert_non_null(strstr(strchr(got.text, '\n'),
+				c->second));
+		dse_ctx_clear(&ctx);
+	}
+}
+
+/* A checkpoint that cannot be written is a warning, and a run of them is
+ * reported at its 1st, 2nd, 4th, 8th, ... failure, so a full disk does
+ * not fill the log; the next one written says so.
+ */
+static void test_checkpoint_notes(void **state)
+{
+	/* After each attempt: notes so far; the attempt's file writable. */
+	static const struct { int ok, notes; const char *last; } steps[] = {
+		{ 0, 1, "W warning: 1 checkpoint in a row" },
+		{ 0, 2, "W warning: 2 checkpoints in a row" },
+		{ 0, 2, NULL }, { 0, 3, "W warning: 4 checkpoints" },
+		{ 1, 4, "W a checkpoint was written again, after 4" },
+		{ 0, 5, "W warning: 1 checkpoint in a row" },
+	};
+	struct notes got = { "", 0 };
+	char dir[] = "/tmp/dse-notes-XXXXXX", good[64], bad[64];
+	search_checkpoint cp;
+	dse_checkpointer c;
+	dse_ctx ctx;
+	dse_error err;
+	size_t i;
+
+	(void) state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(setup(&ctx, small_mm, &err), dse_stat_ok);
+	ctx.note = collect;
+	ctx.note_user = &got;
+	memset(&c, 0, sizeof(c));
+	c.ctx = &ctx;
+	memset(&cp, 0, sizeof(cp));
+	cp.state = "state";
+	cp.size = 5;
+	cp.total = 10;
+	snprintf(good, sizeof(good), "%s/cp.h5", dir);
+	/* Under a regular file, which no folder can be made in (even by
+	 * root, who may make any missing folder).
+	 */
+	snprintf(bad, sizeof(bad), "%s/file", dir);
+	assert_int_equal(close(creat(bad, 0644)), 0);
+	snprintf(bad, sizeof(bad), "%s/file/cp.h5", dir);
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		const char *last;
+
+		snprintf(ctx.out_real, sizeof(ctx.out_real), "%s",
+			steps[i].ok ? good : bad);
+		dse_error_clear(&err);
+		assert_int_equal(dse_checkpoint_write(&cp, &c, &err),
+			dse_stat_ok);
+		print_message("step %zu: %d notes\n%s", i, got.n, got.text);
+		assert_int_equal(got.n, steps[i].notes);
+		last = got.text + strlen(got.text) - 1;
+		while (last > got.text && last[-1] != '\n')
+			last--;
+		if (steps[i].last)
+			assert_memory_equal(last, steps[i].last,
+				strlen(steps[i].last));
+	}
+	assert_int_equal(c.written, 1);
+	assert_int_equal(c.failed, 5);
+	assert_int_equal(unlink(good), 0);
+	snprintf(bad, sizeof(bad), "%s/file", dir);
+	assert_int_equal(unlink(bad), 0);
+	assert_int_equal(rmdir(dir), 0);
+	dse_ctx_clear(&ctx);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest setup_tests[] = {
@@ -382,8 +526,13 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_write) };
 	const struct CMUnitTest json_tests[] = {
 		cmocka_unit_test(test_json) };
+	const struct CMUnitTest notes_tests[] = {
+		cmocka_unit_test(test_notes),
+		cmocka_unit_test(test_checkpoint_notes) };
 	const char *g = argc > 1 ? argv[1] : "";
 
+	if (!strcmp(g, "notes"))
+		return cmocka_run_group_tests(notes_tests, NULL, NULL);
 	if (!strcmp(g, "setup"))
 		return cmocka_run_group_tests(setup_tests, NULL, NULL);
 	if (!strcmp(g, "design"))
