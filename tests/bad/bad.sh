@@ -32,6 +32,13 @@ while IFS=$'\t' read -r file want regex; do
 		fail "$file: no such file in the corpus"
 		continue
 	fi
+	# This graph is refused for the memory it needs (64 GiB); a machine
+	# with that much would build it instead, for minutes.
+	if [ "$file" = cfg/graph-huge-vertices-mtx.cfg ] &&
+	   [ "$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)" -ge 67108864 ]; then
+		echo "skipped $file: this machine has 64 GiB of memory or more"
+		continue
+	fi
 	(cd "$TMP" && "$DSE" -q -o "$TMP/out.h5" "$BAD/$file") 2>"$TMP/err" \
 		>/dev/null
 	status=$?
