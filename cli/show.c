@@ -596,18 +596,21 @@ static void print_header(FILE *out, res_reader *r, const char *file,
 	const char *kernel, const char *objectives)
 {
 	char *family = opt_string(r, "family"), *board = opt_string(r, "board");
+	char *list = NULL;
 	char *strategy = opt_string(r, "strategy");
 	char *graph = opt_string(r, "graph");
 	int workload = family && strcmp(family, "systolic");
-	int64_t st;
+	int64_t st = 0;
 
 	fprintf(out, "%s: %s %s", file, workload ? "workload" : "kernel",
 		kernel);
 	if (workload)
 		fprintf(out, " (%s%s%s)", family, graph ? " on graph " : "",
 			graph ? graph : "");
-	else if (opt_i64(r, "space_time", &st))
+	else if (opt_i64(r, "space_time", &st) && st >= 0)
 		fprintf(out, " (space-time %lld)", (long long) st);
+	else if (st < 0 && (list = opt_string(r, "space_times")))
+		fprintf(out, " (space-time candidates %s)", list);
 	fprintf(out, ", board %s, strategy %s, objectives %s\n",
 		board ? board : "?", strategy ? strategy : "?",
 		objectives && objectives[0] ? objectives : "?");
@@ -615,6 +618,7 @@ static void print_header(FILE *out, res_reader *r, const char *file,
 	free(board);
 	free(strategy);
 	free(graph);
+	free(list);
 }
 
 /* The second header line: the table, its row count, the order and what

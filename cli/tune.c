@@ -41,6 +41,11 @@ static dse_stat emit_autosa(const dse_ctx *ctx, const dse_tune_opts *opts,
 			n && a.c[n - 1] != '\n' ? "\n" : "");
 		printf("cat > simd_info.json <<'DSE_EOF'\n%sDSE_EOF\n", a.info);
 	}
+	/* Of a sweep over several dataflows, which one won. */
+	if (ctx->n_cands && dse_cand_find(ctx, b->knobs[0]))
+		printf("# dataflow: space_time[%d] %s, best of %d candidates\n",
+			(int) b->knobs[0], dse_cand_find(ctx,
+			b->knobs[0])->name, ctx->n_cands);
 	printf("%s\n", a.command);
 	dse_autosa_free(&a);
 	return fflush(stdout) != 0 || ferror(stdout) ? dse_error_set(err,
@@ -64,6 +69,9 @@ static void emit_json(const dse_ctx *ctx, const dse_tuned *b, FILE *out)
 	cli_json_str(&j, "model", sim_model_kind_name(b->model));
 	dse_design_text(ctx, b->knobs, text, sizeof(text));
 	cli_json_str(&j, "design", text);
+	if (ctx->n_cands && dse_cand_find(ctx, b->knobs[0]))
+		cli_json_str(&j, "space_time_name", dse_cand_find(ctx,
+			b->knobs[0])->name);
 	cli_json_open(&j, "knobs", '{', 1);
 	for (k = 0; k < search_space_n_knobs(ctx->space); k++)
 		cli_json_int(&j, search_space_knob_name(ctx->space, k),

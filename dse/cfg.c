@@ -142,7 +142,7 @@ static const struct key_schema platform_keys[] = {
 };
 
 static const struct key_schema space_keys[] = {
-	{ "space_time", V_INT_NONNEG, 0, NULL },
+	{ "space_time", V_CANDIDATES, 0, NULL },
 	{ "array_part", V_INTSET, K_PER_LOOP, NULL },
 	{ "array_part_L2", V_INTSET, K_PER_LOOP, NULL },
 	{ "latency", V_INTSET, K_PER_LOOP, NULL },
@@ -1014,9 +1014,44 @@ int64_t dse_cfg_int(const dse_cfg *cfg, const char *section, const char *key,
 	const struct entry *e = find_entry(cfg, section, key);
 
 	if (!e || (e->schema->type != V_INT_NONNEG &&
-		   e->schema->type != V_INT_POS))
+		   e->schema->type != V_INT_POS &&
+		   (e->schema->type != V_CANDIDATES || e->ival < 0)))
 		return dflt;
 	return e->ival;
+}
+
+int dse_cfg_candidates(const dse_cfg *cfg, const char *section,
+	const char *key, int *values, int max)
+{
+	const struct entry *e = find_typed(cfg, section, key, V_CANDIDATES);
+	int i, n = 0;
+	int64_t v;
+
+	if (!e)
+		return 0;
+	if (e->ival == -1)
+		return -1;
+	/* Sorted and without repeats, like any set of the config. */
+	for (v = 0; v <= INT32_MAX; v++) {
+		int next = INT32_MAX, in = 0;
+
+		for (i = 0; i < e->n; i++) {
+			if (v >= e->items[i].lo && v <= e->items[i].hi)
+				in = 1;
+			if (e->items[i].lo > v && e->items[i].lo < next)
+				next = (int) e->items[i].lo;
+		}
+		if (in) {
+			if (n < max)
+				values[n] = (int) v;
+			n++;
+		} else if (next == INT32_MAX) {
+			break;
+		} else {
+			v = next - 1;
+		}
+	}
+	return n;
 }
 
 /* Integer keys read as floats too, so callers need not care whether a

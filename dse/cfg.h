@@ -92,6 +92,14 @@ int dse_cfg_n_choices(const dse_cfg *cfg, const char *section,
 int dse_cfg_choice_at(const dse_cfg *cfg, const char *section,
 	const char *key, int i);
 
+/* The candidates of a V_CANDIDATES key ([space] space_time): -1 for
+ * "all", else their number, with the first "max" of them, sorted and
+ * without repeats, in values; 0 when the key is absent.  A single number
+ * also reads with dse_cfg_int.
+ */
+int dse_cfg_candidates(const dse_cfg *cfg, const char *section,
+	const char *key, int *values, int max);
+
 /* Parameter assignments ("M=1024, N=512"). */
 int dse_cfg_n_params(const dse_cfg *cfg, const char *section,
 	const char *key);

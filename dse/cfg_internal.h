@@ -24,8 +24,11 @@ enum vtype {
 	V_INTSET,	/* "1, 3, 8..64 pow2" */
 	V_PARAMS,	/* "M=1024, N=512" */
 	V_CONSTRAINTS,	/* "dsp <= 0.75, bram18k <= 2000" */
-	V_CHOICES	/* "daisy, multicast": names from a fixed list; the
+	V_CHOICES,	/* "daisy, multicast": names from a fixed list; the
 			 * value of each is its index in that list */
+	V_CANDIDATES	/* "all", or candidate numbers >= 0 and ranges
+			 * "3, 5..7"; ival is the number when there is
+			 * one, -1 for "all", -2 for a list */
 };
 
 enum {

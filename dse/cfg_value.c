@@ -32,7 +32,8 @@ static const char *const vtype_desc[] = {
 	[V_INTSET] = "an integer set such as '1..64 pow2'",
 	[V_PARAMS] = "parameters such as 'M=1024, N=512'",
 	[V_CONSTRAINTS] = "constraints such as 'dsp <= 0.75'",
-	[V_CHOICES] = "a list of values such as 'daisy, multicast'"
+	[V_CHOICES] = "a list of values such as 'daisy, multicast'",
+	[V_CANDIDATES] = "candidate numbers such as '4', '3, 5..7' or 'all'"
 };
 
 const char *dse__cfg_type_desc(enum vtype t)
@@ -734,6 +735,68 @@ too_many:
 		"values", w->start, MAX_SET_VALUES);
 }
 
+/* The largest candidate number a config may write: far above any
+ * kernel's candidate count, low enough to expand a range at once.
+ */
+#define MAX_CANDIDATE 9999
+
+/* One candidate number of a list, at least 0 and at most MAX_CANDIDATE. */
+static dse_stat read_candidate(const struct where *w, const char **pp,
+	int64_t *v)
+{
+	const char *at = *pp;
+	int r = read_int(pp, v);
+
+	if (r == 0)
+		return dse__cfg_fail_in(w, at, "expected a candidate number "
+			"(as 'dse analyze' lists them), a range such as 3..5, "
+			"or 'all'");
+	if (r < 0 || *v < 0 || *v > MAX_CANDIDATE)
+		return dse__cfg_fail_in(w, at, "candidate number out of range: "
+			"must be between 0 and %d", MAX_CANDIDATE);
+	return dse_stat_ok;
+}
+
+/* space_time: "all", or numbers and ranges of candidates. */
+static dse_stat parse_candidates(const struct where *w, struct entry *e)
+{
+	const char *p = skip_blanks(w->start);
+
+	e->ival = -1;
+	if (!strcmp(p, "all"))
+		return dse_stat_ok;
+	while (p) {
+		struct item it = { 0, 0, F_NONE }, *grown;
+
+		p = skip_blanks(p);
+		if (check_item(w, p) < 0 || read_candidate(w, &p, &it.lo) < 0)
+			return dse_stat_error;
+		it.hi = it.lo;
+		p = skip_blanks(p);
+		if (p[0] == '.' && p[1] == '.') {
+			const char *at;
+
+			p = at = skip_blanks(p + 2);
+			if (read_candidate(w, &p, &it.hi) < 0)
+				return dse_stat_error;
+			if (it.hi < it.lo)
+				return dse__cfg_fail_in(w, at, "empty range: "
+					"%lld..%lld", (long long) it.lo,
+					(long long) it.hi);
+		}
+		grown = grow(e->items, e->n, sizeof(it));
+		if (!grown)
+			return no_memory(w->err);
+		e->items = grown;
+		e->items[e->n++] = it;
+		if (next_item(w, &p, "candidates") < 0)
+			return dse_stat_error;
+	}
+	e->ival = e->n == 1 && e->items[0].lo == e->items[0].hi ?
+		e->items[0].lo : -2;
+	return dse_stat_ok;
+}
+
 /* ---- Conversion -------------------------------------------------------- */
 
 static dse_stat check_enum(const struct where *w, const struct key_schema *ks)
@@ -782,6 +845,8 @@ dse_stat dse__cfg_convert(const struct where *w, struct entry *e, int quoted)
 		return parse_constraints(w, e);
 	case V_CHOICES:
 		return parse_choices(w, e);
+	case V_CANDIDATES:
+		return parse_candidates(w, e);
 	}
 	return dse_stat_ok;
 }

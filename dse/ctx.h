@@ -57,6 +57,16 @@ enum dse_note_kind { DSE_NOTE_PROGRESS, DSE_NOTE_WARNING };
 typedef void dse_note_fn(void *user, enum dse_note_kind kind,
 	const char *msg);
 
+/* One space-time candidate of a sweep over several ([space] space_time =
+ * all, or a list): its template and model, and its name as dse analyze
+ * gives its space loops ("[o,r]").
+ */
+typedef struct dse_cand {
+	poly_template tmpl;
+	sim_model *model;	/* owned */
+	char name[POLY_MAX_SPACE * (POLY_NAME_LEN + 1) + 2];
+} dse_cand;
+
 typedef struct dse_ctx {
 	dse_cfg *cfg;		/* owned */
 	arch_board board;	/* the named board with the config's overrides */
@@ -73,6 +83,13 @@ typedef struct dse_ctx {
 	gnn_family *family;	/* owned; a GNN workload's evaluator */
 	tensil_family *tensil;	/* owned; an overlay-systolic workload's */
 	search_space *space;	/* owned */
+	/* A sweep over several candidates: n_cands of them (0 for a sweep
+	 * of one), ctx->space made of one part per candidate (knob 0
+	 * "space_time" holds the candidate's number), and ctx->tmpl and
+	 * ctx->model those of the first candidate (the model borrowed).
+	 */
+	int n_cands;
+	dse_cand *cands;	/* owned */
 	search_options sopt;
 	dse_bound bound[SEARCH_MAX_CONSTRAINTS];	/* of sopt.constraints */
 	/* Warnings found while building the context, one a line, each
@@ -229,6 +246,27 @@ void dse_workload_why(const dse_ctx *ctx, const int32_t *knobs, char *buf,
  */
 dse_stat dse_workload_prepare_design(const dse_ctx *ctx,
 	const int32_t *knobs, dse_error *err);
+
+/* The candidate of a systolic design point of ctx's space: its template
+ * and model, and its knobs as that model takes them in "local"
+ * (SEARCH_MAX_KNOBS).  A sweep of one candidate gives ctx's own; -1 when
+ * the point names no candidate of the sweep (or ctx has no kernel).
+ */
+int dse_point_design(const dse_ctx *ctx, const int32_t *knobs,
+	const poly_template **tmpl, const sim_model **model, int32_t *local);
+
+/* The whole space of a sweep over several candidates (candidates.c) from
+ * one space per candidate (taken): knob 0 "space_time", then the union of
+ * the candidates' knobs, by kind and then by loop in the kernel's order.
+ */
+search_space *dse_cands_space(const dse_ctx *ctx, search_space **parts,
+	dse_error *err);
+/* The evaluator of a sweep over several candidates: each candidate's own
+ * model for its part, and points of the whole dispatched by knob 0.
+ */
+search_evaluator dse_cands_evaluator(const dse_ctx *ctx);
+/* The candidate of number "space_time" among ctx->cands; NULL if none. */
+const dse_cand *dse_cand_find(const dse_ctx *ctx, int space_time);
 
 /* A design point as text: the AutoSA --sa-sizes string of a systolic
  * point, "knob=value ..." of a GNN one.

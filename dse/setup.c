@@ -171,12 +171,14 @@ dse_stat dse_ctx_kernel_desc(const dse_ctx *ctx, poly_kernel_desc *d,
 	return dse_stat_ok;
 }
 
+static dse_stat setup_candidates(dse_ctx *ctx, const char *name,
+	dse_error *err);
+
 static dse_stat setup_kernel(dse_ctx *ctx, dse_error *err)
 {
 	const dse_cfg *cfg = ctx->cfg;
 	poly_kernel_desc d;
 	cfront_kernel *c;
-	int choice;
 
 	/* A C kernel is an input file like a graph: a checkpoint resumes
 	 * only on the file it was made from, and no output may overwrite it.
@@ -208,19 +210,61 @@ static dse_stat setup_kernel(dse_ctx *ctx, dse_error *err)
 	cfront_free(c);
 	if (!ctx->analysis)
 		return dse_stat_error;
-	choice = ctx->analysis->default_candidate;
-	if (dse_cfg_has(cfg, "space", "space_time")) {
-		int64_t v = dse_cfg_int(cfg, "space", "space_time", 0);
+	return setup_candidates(ctx, d.name, err);
+}
 
-		if (v >= ctx->analysis->n_candidates)
+/* The candidate's name: its space loops as dse analyze lists them. */
+static void cand_name(const poly_analysis *a, int i, char *buf, size_t size)
+{
+	const poly_candidate *c = &a->cand[i];
+	int s;
+
+	snprintf(buf, size, "[");
+	for (s = 0; s < c->n_space; s++)
+		dse_appendf(buf, size, "%s%s", s ? "," : "",
+			a->loop[c->space[s]]);
+	dse_appendf(buf, size, "]");
+}
+
+/* [space] space_time: one candidate (the analysis's default without the
+ * key) into ctx->tmpl, or, for "all" and lists, every candidate named
+ * into ctx->cands.
+ */
+static dse_stat setup_candidates(dse_ctx *ctx, const char *name,
+	dse_error *err)
+{
+	const poly_analysis *a = ctx->analysis;
+	int list[POLY_MAX_CANDIDATES], i, n;
+
+	n = dse_cfg_candidates(ctx->cfg, "space", "space_time", list,
+		POLY_MAX_CANDIDATES);
+	if (n < 0)
+		for (n = 0; n < a->n_candidates; n++)
+			list[n] = n;
+	else if (n == 0)
+		list[n++] = a->default_candidate;
+	for (i = 0; i < n; i++)
+		if (i >= POLY_MAX_CANDIDATES || list[i] >= a->n_candidates)
 			return error_at(ctx, "space", "space_time", err,
 				"kernel '%s' has %d space-time candidates "
-				"(0..%d); 'dse analyze' lists them", d.name,
-				ctx->analysis->n_candidates,
-				ctx->analysis->n_candidates - 1);
-		choice = (int) v;
+				"(0..%d); 'dse analyze' lists them", name,
+				a->n_candidates, a->n_candidates - 1);
+	if (n == 1 && dse_cfg_candidates(ctx->cfg, "space", "space_time",
+			NULL, 0) >= 0)
+		return poly_template_from(a, list[0], &ctx->tmpl, err);
+	ctx->cands = calloc((size_t) n, sizeof(*ctx->cands));
+	if (!ctx->cands)
+		return dse_error_nomem(err, "the candidates",
+			(double) n * sizeof(*ctx->cands));
+	ctx->n_cands = n;
+	for (i = 0; i < n; i++) {
+		if (poly_template_from(a, list[i], &ctx->cands[i].tmpl, err))
+			return dse_stat_error;
+		cand_name(a, list[i], ctx->cands[i].name,
+			sizeof(ctx->cands[i].name));
 	}
-	return poly_template_from(ctx->analysis, choice, &ctx->tmpl, err);
+	ctx->tmpl = ctx->cands[0].tmpl;
+	return dse_stat_ok;
 }
 
 /* Which config key gives knob k's values: "kind.loop" when present, else
@@ -281,11 +325,40 @@ static int wants_l2(const dse_ctx *ctx)
 	return 0;
 }
 
-/* Per-loop keys must name a knob the model has. */
+/* Appends the per-loop knobs of "model" (on template "t") to "knobs";
+ * returns 1 when one of them is "key".
+ */
+static int loop_knobs(const sim_model *model, const poly_template *t,
+	const char *key, char *knobs, size_t size)
+{
+	char name[96];
+	int k, found = 0;
+
+	for (k = 0; k < sim_model_n_knobs(model); k++) {
+		int loop = sim_model_knob_loop(model, k);
+
+		/* io_network and double_buffer have no loop. */
+		if (loop < 0)
+			continue;
+		snprintf(name, sizeof(name), "%s.%s",
+			sim_model_knob_kind(model, k), t->loop[loop]);
+		found |= !strcmp(name, key);
+		if (!strstr(knobs, name) &&
+		    strlen(knobs) + strlen(name) + 3 < size) {
+			strcat(knobs, knobs[0] ? ", " : "");
+			strcat(knobs, name);
+		}
+	}
+	return found;
+}
+
+/* Per-loop keys must name a knob the model has (of a sweep over several
+ * candidates: a knob of at least one of them).
+ */
 static dse_stat check_space_keys(const dse_ctx *ctx, dse_error *err)
 {
-	int i, k, n = dse_cfg_n_keys(ctx->cfg, "space");
-	char name[96], knobs[1024];
+	int i, c, n = dse_cfg_n_keys(ctx->cfg, "space");
+	char knobs[1024];
 
 	for (i = 0; i < n; i++) {
 		const char *key = dse_cfg_key_at(ctx->cfg, "space", i);
@@ -300,21 +373,13 @@ static dse_stat check_space_keys(const dse_ctx *ctx, dse_error *err)
 		if (!strchr(key, '.'))
 			continue;
 		knobs[0] = '\0';
-		for (k = 0; k < sim_model_n_knobs(ctx->model); k++) {
-			int loop = sim_model_knob_loop(ctx->model, k);
-
-			/* io_network and double_buffer have no loop. */
-			if (loop < 0)
-				continue;
-			snprintf(name, sizeof(name), "%s.%s",
-				sim_model_knob_kind(ctx->model, k),
-				ctx->tmpl.loop[loop]);
-			found |= !strcmp(name, key);
-			if (strlen(knobs) + strlen(name) + 3 < sizeof(knobs)) {
-				strcat(knobs, knobs[0] ? ", " : "");
-				strcat(knobs, name);
-			}
-		}
+		if (!ctx->n_cands)
+			found = loop_knobs(ctx->model, &ctx->tmpl, key, knobs,
+				sizeof(knobs));
+		for (c = 0; c < ctx->n_cands; c++)
+			found |= loop_knobs(ctx->cands[c].model,
+				&ctx->cands[c].tmpl, key, knobs,
+				sizeof(knobs));
 		if (!found)
 			return error_at(ctx, "space", key, err,
 				"this design has no such knob (per-loop knobs: "
@@ -375,7 +440,7 @@ static dse_stat setup_space(dse_ctx *ctx, dse_error *err)
 	int k, n = sim_model_n_knobs(ctx->model);
 	char keybuf[96];
 
-	if (check_space_keys(ctx, err))
+	if (!ctx->n_cands && check_space_keys(ctx, err))
 		return dse_stat_error;
 	ctx->space = search_space_alloc(n);
 	if (!ctx->space)
@@ -936,6 +1001,42 @@ static dse_stat setup_codegen(dse_ctx *ctx, sim_options *o, dse_error *err)
 	return dse_stat_ok;
 }
 
+/* A sweep over several candidates: every candidate's model and space,
+ * as a sweep of that candidate alone would have them, made into one
+ * space of parts.  ctx->tmpl and ctx->model stay the first candidate's.
+ */
+static dse_stat setup_cands_space(dse_ctx *ctx, dse_error *err)
+{
+	search_space *parts[POLY_MAX_CANDIDATES] = { NULL };
+	int c;
+	dse_stat st = dse_stat_ok;
+
+	for (c = 0; c < ctx->n_cands; c++) {
+		ctx->cands[c].model = sim_model_alloc(&ctx->cands[c].tmpl,
+			&ctx->board, ctx->dtype, &ctx->sim_opt, err);
+		if (!ctx->cands[c].model)
+			return dse_stat_error;
+	}
+	if (check_space_keys(ctx, err))
+		return dse_stat_error;
+	for (c = 0; c < ctx->n_cands && st == dse_stat_ok; c++) {
+		ctx->tmpl = ctx->cands[c].tmpl;
+		ctx->model = ctx->cands[c].model;
+		st = setup_space(ctx, err);
+		parts[c] = ctx->space;
+		ctx->space = NULL;
+	}
+	ctx->tmpl = ctx->cands[0].tmpl;
+	ctx->model = ctx->cands[0].model;
+	if (st != dse_stat_ok) {
+		for (c = 0; c < ctx->n_cands; c++)
+			search_space_free(parts[c]);
+		return st;
+	}
+	ctx->space = dse_cands_space(ctx, parts, err);
+	return ctx->space ? dse_stat_ok : dse_stat_error;
+}
+
 dse_stat dse_ctx_setup(dse_ctx *ctx, const char *out_override,
 	dse_error *err)
 {
@@ -984,6 +1085,11 @@ dse_stat dse_ctx_setup(dse_ctx *ctx, const char *out_override,
 		"double_buffer");
 	if (setup_codegen(ctx, &ctx->sim_opt, err))
 		return dse_stat_error;
+	if (ctx->n_cands) {
+		if (setup_cands_space(ctx, err))
+			return dse_stat_error;
+		return setup_search(ctx, out_override, err);
+	}
 	ctx->model = sim_model_alloc(&ctx->tmpl, &ctx->board, ctx->dtype,
 		&ctx->sim_opt, err);
 	if (!ctx->model)
@@ -1025,6 +1131,13 @@ void dse_ctx_clear(dse_ctx *ctx)
 	ctx->family = gnn_family_free(ctx->family);
 	ctx->tensil = tensil_family_free(ctx->tensil);
 	ctx->graph = gnn_graph_free(ctx->graph);
+	/* ctx->model is the first candidate's when there are several. */
+	if (ctx->n_cands)
+		ctx->model = NULL;
+	while (ctx->n_cands > 0)
+		sim_model_free(ctx->cands[--ctx->n_cands].model);
+	free(ctx->cands);
+	ctx->cands = NULL;
 	ctx->model = sim_model_free(ctx->model);
 	ctx->analysis = poly_analysis_free(ctx->analysis);
 	ctx->cfg = dse_cfg_free(ctx->cfg);

@@ -260,11 +260,20 @@ dse_stat dse_autosa_build(const dse_ctx *ctx, const int32_t *knobs,
 	const char *dir, dse_autosa *a, dse_error *err)
 {
 	char cpath[DSE_PATH_LEN + 64], ipath[DSE_PATH_LEN + 64];
+	const poly_template *t;
+	const sim_model *m;
+	int32_t local[SEARCH_MAX_KNOBS];
 
 	memset(a, 0, sizeof(*a));
-	dse_sa_write(&ctx->tmpl, ctx->model, knobs, a->sa, sizeof(a->sa));
-	dse_sa_simd_info(&ctx->tmpl, ctx->model, knobs, a->info,
-		sizeof(a->info));
+	/* Of a sweep over several candidates, the design's own: the C file
+	 * is the same for all, as AutoSA numbers its candidates over the
+	 * loops as written.
+	 */
+	if (dse_point_design(ctx, knobs, &t, &m, local) < 0)
+		return dse_error_set(err, DSE_E_RUNTIME, "space_time[%d] is "
+			"not a candidate of this sweep", (int) knobs[0]);
+	dse_sa_write(t, m, local, a->sa, sizeof(a->sa));
+	dse_sa_simd_info(t, m, local, a->info, sizeof(a->info));
 	c_name(ctx, a->c_name, sizeof(a->c_name));
 	a->command = malloc(AUTOSA_CMD_LEN);
 	if (!a->command)

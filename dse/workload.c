@@ -842,10 +842,12 @@ search_evaluator dse_evaluator(const dse_ctx *ctx)
 	 * evaluates every one of their points.
 	 */
 	search_evaluator gnn = { ctx->family, eval_family, simulate_family,
-		NULL, NULL, NULL };
+		NULL, NULL, NULL, NULL };
 	search_evaluator ovs = { ctx->tensil, eval_tensil, simulate_tensil,
-		NULL, NULL, NULL };
+		NULL, NULL, NULL, NULL };
 
+	if (ctx->n_cands)
+		return dse_cands_evaluator(ctx);
 	return ctx->tensil ? ovs : ctx->family ? gnn :
 		search_evaluator_sim(ctx->model);
 }
@@ -857,7 +859,15 @@ void dse_design_text(const dse_ctx *ctx, const int32_t *knobs, char *buf,
 		tensil_family_describe(ctx->tensil, knobs, buf, size);
 	else if (ctx->family)
 		gnn_family_describe(ctx->family, knobs, buf, size);
-	else
-		dse_sa_write(&ctx->tmpl, ctx->model, knobs, buf,
-			(size_t) size);
+	else {
+		const poly_template *t;
+		const sim_model *m;
+		int32_t local[SEARCH_MAX_KNOBS];
+
+		if (dse_point_design(ctx, knobs, &t, &m, local) < 0)
+			snprintf(buf, (size_t) size, "space_time[%d]: not a "
+				"candidate of this sweep", (int) knobs[0]);
+		else
+			dse_sa_write(t, m, local, buf, (size_t) size);
+	}
 }

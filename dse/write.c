@@ -123,15 +123,21 @@ static void free_table(struct table *t)
  */
 static const char *knob_unit(const dse_ctx *ctx, int k)
 {
-	const char *kind;
+	const char *name = search_space_knob_name(ctx->space, k);
 
 	if (!ctx->model)
 		return "";
-	kind = sim_model_knob_kind(ctx->model, k);
-	if (!strcmp(kind, "io_network"))
+	if (!strcmp(name, "io_network"))
 		return "0=daisy,1=multicast";
-	if (!strcmp(kind, "double_buffer"))
+	if (!strcmp(name, "double_buffer"))
 		return "0=off,1=on";
+	/* A sweep over several candidates: the candidate, and 0 where a
+	 * row's candidate has no such knob.
+	 */
+	if (ctx->n_cands && k == 0)
+		return "candidate (dse analyze)";
+	if (ctx->n_cands)
+		return "0=not a knob of the row's candidate";
 	return "";
 }
 
@@ -196,6 +202,17 @@ static double board_pct(const dse_ctx *ctx, const sim_metrics *m,
 	return cap > 0 ? 100.0 * sim_metrics_get(m, id) / cap : NAN;
 }
 
+/* The template of a front row's design; NULL for a workload's. */
+static const poly_template *row_tmpl(const dse_ctx *ctx,
+	const search_point *p)
+{
+	const poly_template *t;
+	const sim_model *m;
+	int32_t local[SEARCH_MAX_KNOBS];
+
+	return dse_point_design(ctx, p->knobs, &t, &m, local) < 0 ? NULL : t;
+}
+
 /* Fills the front table: index, knobs, array shape, metrics, clock, model
  * (with the interval of the cycles and the fraction of tiles simulated)
  * and the AutoSA --sa-sizes string of every row.
@@ -205,12 +222,17 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 {
 	struct common_cols c;
 	int64_t *shape[N_SHAPE_COLS];
-	const char **model, **sa, **bound, **bound_array;
+	const char **model, **sa, **bound, **bound_array, **cand = NULL;
 	double *mhz, *low, *high, *frac, *lut_pct, *ff_pct, *share;
 	size_t r;
 
 	t->rows = search_front_size(front);
 	add_index_knobs(ctx, t, &c);
+	/* A sweep over several candidates names each row's, as dse analyze
+	 * does ("[o,r]").
+	 */
+	if (ctx->n_cands)
+		cand = add_col(t, "space_time_name", "space loops", RES_STR);
 	/* A systolic array has a shape; a GNN accelerator's PEs are a knob
 	 * of the overlay family, and only their count means something.
 	 */
@@ -252,8 +274,11 @@ static int build_front(const dse_ctx *ctx, const search_front *front,
 
 		fill_common(&c, r, p);
 		bound[r] = sim_bound_name(p->metrics.bound_by);
-		bound_array[r] = dse_bound_array(ctx->model ? &ctx->tmpl :
-			NULL, &p->metrics);
+		bound_array[r] = dse_bound_array(row_tmpl(ctx, p),
+			&p->metrics);
+		if (cand)
+			cand[r] = dse_cand_find(ctx, p->knobs[0]) ?
+				dse_cand_find(ctx, p->knobs[0])->name : "";
 		share[r] = p->metrics.bound_by ? p->metrics.bound_share : NAN;
 		if (shape[0]) {
 			shape[0][r] = p->metrics.pe_rows;
@@ -498,6 +523,24 @@ static uint64_t effective_budget(const dse_ctx *ctx)
 	return b > SEARCH_MAX_DEFAULT_BUDGET ? SEARCH_MAX_DEFAULT_BUDGET : b;
 }
 
+/* A sweep over several candidates: "space_time" is -1 and
+ * "space_times" lists them ("4,5,7"), each row's in its space_time
+ * column.
+ */
+static dse_stat write_candidates(const dse_ctx *ctx, res_file *f,
+	dse_error *err)
+{
+	char list[POLY_MAX_CANDIDATES * 4] = "";
+	int c;
+
+	if (!ctx->n_cands)
+		return dse_stat_ok;
+	for (c = 0; c < ctx->n_cands; c++)
+		dse_appendf(list, sizeof(list), "%s%d", c ? "," : "",
+			ctx->cands[c].tmpl.space_time);
+	return res_attr_string(f, "space_times", list, err);
+}
+
 /* The strategy and what it did: budget, islands, generations, pruned
  * points, whether it was stopped or resumed, the checkpoint interval, and
  * the bound on the front with the box size the front ended at (0: exact).
@@ -614,8 +657,9 @@ static dse_stat write_attrs(const dse_ctx *ctx, res_file *f,
 		err))) ||
 	    write_strategy(ctx, f, res, err) ||
 	    res_attr_string(f, "objectives", objectives, err) ||
+	    write_candidates(ctx, f, err) ||
 	    (ctx->model && (res_attr_i64(f, "space_time",
-		ctx->tmpl.space_time, err) ||
+		ctx->n_cands ? -1 : ctx->tmpl.space_time, err) ||
 	     res_attr_i64(f, "default_space_time", ctx->analysis ?
 		ctx->analysis->default_candidate : ctx->tmpl.space_time,
 		err))) ||

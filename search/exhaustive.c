@@ -1298,7 +1298,7 @@ static void box_sim(const void *model, const int32_t *lo, const int32_t *hi,
 search_evaluator search_evaluator_sim(const sim_model *model)
 {
 	search_evaluator ev = { model, eval_sim, simulate_sim, bound_sim,
-		prefix_sim, box_sim };
+		prefix_sim, box_sim, NULL };
 
 	return ev;
 }

@@ -56,7 +56,9 @@ dse_stat search_run(const search_space *space, const search_evaluator *ev,
 			"there is no search strategy number %d", opt->strategy);
 	}
 	cpu = process_cpu();
-	if (opt->strategy == SEARCH_EXHAUSTIVE)
+	if (search_space_n_parts(space))
+		st = search__run_parts(space, ev, opt, comm, result, err);
+	else if (opt->strategy == SEARCH_EXHAUSTIVE)
 		st = search_exhaustive_with(space, ev, opt, comm, result, err);
 	else
 		st = search__heuristic(space, ev, opt, comm, result, err);

@@ -77,6 +77,42 @@ dse_stat search_space_set_chain(search_space *space, int k, int chain,
 int search_space_knob_chain(const search_space *space, int k, int *level,
 	int64_t *top);
 
+/* Spaces made of parts: the points of several spaces one after another,
+ * as one index range (part 0's points first).  This is how a sweep over
+ * several dataflows (space-time candidates) is one space although each
+ * has knobs of its own: the parts' knobs differ in number, names and
+ * values, so no single mixed-radix digit could hold them without points
+ * that stand for nothing.  A point of the whole has n_knobs knobs: knob 0
+ * is its part's label (labels[p], e.g. the candidate's number), and part
+ * p's knob k is the whole's knob place[p * SEARCH_MAX_KNOBS + k] (>= 1,
+ * distinct within a part); the whole's knobs a part does not place are 0.
+ * The whole's knob k lists the values its parts place there (with 0 where
+ * a part leaves it out), so names and sizes read as for any space;
+ * decode and encode go through the parts.  The search runs each part with
+ * its own evaluator (search_evaluator.part).  Takes the parts (set to
+ * NULL in "parts", freed on failure too).  NULL and an error when the
+ * placement is inconsistent or the whole has more than 2^64 points.
+ */
+search_space *search_space_alloc_parts(int n_parts, search_space **parts,
+	const int32_t *labels, int n_knobs, const char *const *names,
+	const int *place, dse_error *err);
+/* The number of parts; 0 for a plain space. */
+int search_space_n_parts(const search_space *space);
+const search_space *search_space_part(const search_space *space, int p);
+int32_t search_space_part_label(const search_space *space, int p);
+/* The index of part p's first point; p = n_parts gives the size. */
+uint64_t search_space_part_offset(const search_space *space, int p);
+/* The part holding index "idx"; -1 beyond the space. */
+int search_space_part_of(const search_space *space, uint64_t idx);
+/* Part p's knobs "local" as a point of the whole (n_knobs of the whole). */
+void search_space_place(const search_space *space, int p,
+	const int32_t *local, int32_t *whole);
+/* The part of the whole's point "whole" (by its label) and its knobs in
+ * "local"; -1 when no part has that label.
+ */
+int search_space_pick(const search_space *space, const int32_t *whole,
+	int32_t *local);
+
 /* --- one evaluated point and fronts ------------------------------------ */
 
 typedef struct search_point {
@@ -484,6 +520,13 @@ typedef struct search_evaluator {
 	int (*prefix_status)(const void *model, const int32_t *knobs, int n);
 	void (*bound_box)(const void *model, const int32_t *lo,
 		const int32_t *hi, sim_metrics *best);
+	/* Needed for a space made of parts, ignored otherwise: fills *out
+	 * with the evaluator of part p, which takes that part's own knobs
+	 * (the search evaluates every part with its own, so a point costs
+	 * what it costs in a search of that part alone).  Returns 0, or -1
+	 * when there is no such part.
+	 */
+	int (*part)(const void *model, int p, struct search_evaluator *out);
 } search_evaluator;
 
 /* The evaluator of a systolic array's sim_model. */

@@ -280,4 +280,11 @@ dse_stat search__heuristic(const search_space *space,
 	const search_evaluator *ev, const search_options *opt, MPI_Comm comm,
 	search_result *result, dse_error *err);
 
+/* Searches a space made of parts, each with the strategy and its own
+ * evaluator (parts.c).  Collective.
+ */
+dse_stat search__run_parts(const search_space *space,
+	const search_evaluator *ev, const search_options *opt, MPI_Comm comm,
+	search_result *result, dse_error *err);
+
 #endif

@@ -222,6 +222,11 @@ static uint64_t space_hash(const search_space *space)
 		h = fnv1a(h, &level, sizeof(level));
 		h = fnv1a(h, &top, sizeof(top));
 	}
+	/* A space of parts is those parts, in order. */
+	for (k = 0; k < search_space_n_parts(space); k++) {
+		v = space_hash(search_space_part(space, k));
+		h = fnv1a(h, &v, sizeof(v));
+	}
 	return h;
 }
 

@@ -4,7 +4,8 @@
  * a results file written from a front and read back, and the JSON string
  * escaper.
  *
- * Run as "test_app <group>" with group one of setup, design, write, json;
+ * Run as "test_app <group>" with group one of setup, design, write, json,
+ * notes, candidates;
  * each group is a ctest test of its own and a table of cases.
  */
 #include <fcntl.h>
@@ -130,6 +131,135 @@ static void test_setup(void **state)
 			assert_int_equal(err.line, c->line_no);
 			assert_int_equal(err.col, c->col);
 			assert_non_null(strstr(err.msg, c->msg));
+		}
+		dse_ctx_clear(&ctx);
+	}
+}
+
+/* ---- candidates: space_time = all, or a list ----------------------------- */
+
+struct cands_case {
+	const char *line;	/* the space_time line */
+	int n;			/* candidates swept; 0: one, the old way */
+	int first, last;	/* the first and last of them */
+	int line_no, col;	/* an error there; 0: none */
+};
+
+static const struct cands_case cands_cases[] = {
+	{ "space_time = 3", 0, 3, 3, 0, 0 },
+	{ "space_time = 4..4", 0, 4, 4, 0, 0 },
+	{ "space_time = all", 6, 0, 5, 0, 0 },
+	{ "space_time = 5, 0, 3", 3, 0, 5, 0, 0 },
+	{ "space_time = 3..4", 2, 3, 4, 0, 0 },
+	{ "space_time = 2, 17", 0, 0, 0, 12, 14 },
+	{ "space_time = 1..6", 0, 0, 0, 12, 14 },
+};
+
+/* The space of candidate "c" alone, as space_time = c builds it. */
+static uint64_t single_size(int c, search_space **copy)
+{
+	char line[32], text[2048];
+	dse_ctx one;
+	dse_error err;
+	uint64_t n;
+
+	snprintf(line, sizeof(line), "space_time = %d", c);
+	assert_int_equal(setup(&one, config("space_time ", line, text,
+		sizeof(text)), &err), dse_stat_ok);
+	n = search_space_size(one.space);
+	*copy = one.space;
+	one.space = NULL;
+	dse_ctx_clear(&one);
+	return n;
+}
+
+/* Every part of a sweep over several candidates is the space that
+ * candidate alone has; the whole's points evaluate and print as the
+ * candidate's own.
+ */
+static void check_parts(const dse_ctx *ctx)
+{
+	search_evaluator ev = dse_evaluator(ctx);
+	uint64_t sum = 0;
+	int p, k;
+
+	assert_string_equal(search_space_knob_name(ctx->space, 0),
+		"space_time");
+	for (p = 0; p < ctx->n_cands; p++) {
+		const search_space *part = search_space_part(ctx->space, p);
+		search_space *alone;
+		uint64_t n = single_size(ctx->cands[p].tmpl.space_time, &alone);
+		uint64_t off = search_space_part_offset(ctx->space, p), i;
+
+		assert_int_equal(search_space_size(part), n);
+		assert_int_equal(search_space_n_knobs(part),
+			search_space_n_knobs(alone));
+		for (k = 0; k < search_space_n_knobs(part); k++) {
+			assert_string_equal(search_space_knob_name(part, k),
+				search_space_knob_name(alone, k));
+			assert_int_equal(search_space_knob_size(part, k),
+				search_space_knob_size(alone, k));
+		}
+		for (i = 0; i < n; i += 1 + n / 7) {
+			int32_t w[SEARCH_MAX_KNOBS], l[SEARCH_MAX_KNOBS];
+			sim_metrics a, b;
+			char text[512], want[32];
+
+			search_space_decode(ctx->space, off + i, w);
+			search_space_decode(alone, i, l);
+			assert_int_equal(w[0], ctx->cands[p].tmpl.space_time);
+			ev.eval(ev.model, w, &a);
+			sim_eval(ctx->cands[p].model, l, &b);
+			assert_memory_equal(&a, &b, sizeof(a));
+			dse_design_text(ctx, w, text, sizeof(text));
+			snprintf(want, sizeof(want), "space_time[%d]",
+				(int) w[0]);
+			assert_non_null(strstr(text, want));
+		}
+		sum += n;
+		search_space_free(alone);
+	}
+	assert_int_equal(search_space_size(ctx->space), sum);
+}
+
+static void test_candidates(void **state)
+{
+	size_t i;
+
+	(void) state;
+	for (i = 0; i < sizeof(cands_cases) / sizeof(cands_cases[0]); i++) {
+		const struct cands_case *c = &cands_cases[i];
+		char text[2048];
+		dse_ctx ctx;
+		dse_error err;
+		dse_stat st;
+
+		st = setup(&ctx, config("space_time ", c->line, text,
+			sizeof(text)), &err);
+		print_message("case %zu: %s -> %s\n", i, c->line,
+			st ? err.msg : "ok");
+		if (c->line_no) {
+			assert_int_not_equal(st, dse_stat_ok);
+			assert_int_equal(err.line, c->line_no);
+			assert_int_equal(err.col, c->col);
+			assert_non_null(strstr(err.msg,
+				"6 space-time candidates"));
+			dse_ctx_clear(&ctx);
+			continue;
+		}
+		assert_int_equal(st, dse_stat_ok);
+		assert_int_equal(ctx.n_cands, c->n);
+		assert_int_equal(search_space_n_parts(ctx.space), c->n);
+		if (c->n) {
+			assert_int_equal(ctx.cands[0].tmpl.space_time, c->first);
+			assert_int_equal(ctx.cands[c->n - 1].tmpl.space_time,
+				c->last);
+			check_parts(&ctx);
+		} else {
+			/* The single form is the space it always was. */
+			assert_int_equal(ctx.tmpl.space_time, c->first);
+			assert_true(search_space_knob_index(ctx.space,
+				"space_time") < 0);
 		}
 		dse_ctx_clear(&ctx);
 	}
@@ -529,6 +659,8 @@ int main(int argc, char **argv)
 	const struct CMUnitTest notes_tests[] = {
 		cmocka_unit_test(test_notes),
 		cmocka_unit_test(test_checkpoint_notes) };
+	const struct CMUnitTest cand_tests[] = {
+		cmocka_unit_test(test_candidates) };
 	const char *g = argc > 1 ? argv[1] : "";
 
 	if (!strcmp(g, "notes"))
@@ -541,6 +673,8 @@ int main(int argc, char **argv)
 		return cmocka_run_group_tests(write_tests, NULL, NULL);
 	if (!strcmp(g, "json"))
 		return cmocka_run_group_tests(json_tests, NULL, NULL);
-	fprintf(stderr, "usage: test_app setup|design|write|json\n");
+	if (!strcmp(g, "candidates"))
+		return cmocka_run_group_tests(cand_tests, NULL, NULL);
+	fprintf(stderr, "usage: test_app setup|design|write|json|notes|candidates\n");
 	return 2;
 }

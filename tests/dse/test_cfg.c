@@ -62,11 +62,20 @@ static const struct bad_case bad_cases[] = {
 	  "mesh_rows, mesh_cols, fte, feat_kb, array_size, local_depth, "
 	  "accumulator_depth, data_type, dram_mbps, array_part.<loop>, "
 	  "array_part_L2.<loop>, latency.<loop>, simd.<loop>" },
-	/* space_time picks one candidate: a single non-negative integer. */
-	{ KERNEL "[space]\nspace_time = 1..6\n", 7, 14, "space_time",
-	  "expected an integer, got '1..6'" },
+	/* space_time: candidate numbers (>= 0), ranges of them, or all. */
 	{ KERNEL "[space]\nspace_time = -1\n", 7, 14, "space_time",
-	  "integer out of range: -1 must be >= 0" },
+	  "candidate number out of range: must be between 0 and 9999" },
+	{ KERNEL "[space]\nspace_time = 3, 10000\n", 7, 17, "space_time",
+	  "candidate number out of range: must be between 0 and 9999" },
+	{ KERNEL "[space]\nspace_time = 6..1\n", 7, 17, "space_time",
+	  "empty range: 6..1" },
+	{ KERNEL "[space]\nspace_time = 1,,2\n", 7, 16, "space_time",
+	  "empty item in the list" },
+	{ KERNEL "[space]\nspace_time = every\n", 7, 14, "space_time",
+	  "expected a candidate number (as 'dse analyze' lists them), a "
+	  "range such as 3..5, or 'all'" },
+	{ KERNEL "[space]\nspace_time = 3 4\n", 7, 16, "space_time",
+	  "unexpected '4': expected ',' between candidates" },
 	{ KERNEL "[space]\narray_part_L2.1 = 4\n", 7, 1, "array_part_L2.1",
 	  "bad per-loop key: expected 'array_part_L2.<loop>'" },
 	/* The [kernel] keys of the analysis. */
@@ -398,7 +407,8 @@ enum kind {
 	K_NCONS,	/* v: count */
 	K_SET,		/* x: loop bound; s: the values, comma-separated */
 	K_CHOICE,	/* i: index; v: the value's code (-1: none) */
-	K_NCHOICES	/* v: count */
+	K_NCHOICES,	/* v: count */
+	K_CANDS		/* v: count (-1: all); s: the candidates */
 };
 
 struct good_check {
@@ -474,6 +484,20 @@ static const struct good_check full_checks[] = {
 	{ K_INT, "kernel", "name", 0, NULL, NO_INT, 0, 0, 0 },
 };
 
+/* The candidates of a space_time key against the comma-separated text. */
+static void check_candidates(const dse_cfg *cfg, const struct good_check *c)
+{
+	int v[16], n, i;
+	char got[128] = "";
+
+	n = dse_cfg_candidates(cfg, c->sec, c->key, v, 16);
+	assert_int_equal(n, c->v);
+	for (i = 0; i < n; i++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%d",
+			i ? "," : "", v[i]);
+	assert_string_equal(got, c->s);
+}
+
 /* Formats n values as "a,b,c". */
 static void join(const int64_t *v, int n, char *buf, size_t size)
 {
@@ -536,6 +560,9 @@ static void check_one(const dse_cfg *cfg, const struct good_check *c)
 	case K_INT:
 		assert_int_equal(dse_cfg_int(cfg, c->sec, c->key, NO_INT),
 			c->v);
+		break;
+	case K_CANDS:
+		check_candidates(cfg, c);
 		break;
 	case K_FLOAT:
 		assert_true(dse_cfg_float(cfg, c->sec, c->key, NO_INT) == c->x);
@@ -688,6 +715,23 @@ static const struct small_case small_cases[] = {
 	  { K_INT, "kernel", "max_space", 0, NULL, 3, 0, 0, 0 } },
 	{ "[space]\nspace_time = 0\n",
 	  { K_INT, "space", "space_time", 0, NULL, 0, 0, 0, 0 } },
+	{ "[space]\nspace_time = 0\n",
+	  { K_CANDS, "space", "space_time", 0, "0", 1, 0, 0, 0 } },
+	/* Several candidates, sorted and without repeats; dse_cfg_int
+	 * gives the default for them.
+	 */
+	{ "[space]\nspace_time = 7, 3..5, 4\n",
+	  { K_CANDS, "space", "space_time", 0, "3,4,5,7", 4, 0, 0, 0 } },
+	{ "[space]\nspace_time = 7, 3..5, 4\n",
+	  { K_INT, "space", "space_time", 0, NULL, NO_INT, 0, 0, 0 } },
+	{ "[space]\nspace_time = 2..2\n",
+	  { K_CANDS, "space", "space_time", 0, "2", 1, 0, 0, 0 } },
+	{ "[space]\nspace_time = all\n",
+	  { K_CANDS, "space", "space_time", 0, "", -1, 0, 0, 0 } },
+	{ "[space]\nspace_time = all\n",
+	  { K_INT, "space", "space_time", 0, NULL, NO_INT, 0, 0, 0 } },
+	{ "[space]\narray_part = 4\n",
+	  { K_CANDS, "space", "space_time", 0, "", 0, 0, 0, 0 } },
 	{ "[space]\narray_part_L2 = 16..64 pow2\n",
 	  { K_SET, "space", "array_part_L2", 0, "16,32,64", 0, 0, 0, 0 } },
 	{ "[space]\narray_part_L2.k = 2..8 divisors\n",
