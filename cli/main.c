@@ -190,8 +190,9 @@ static const char *knob_suffix(const dse_ctx *ctx, const search_point *p,
 	int k;
 
 	buf[0] = '\0';
-	for (k = 0; ctx->model && k < sim_model_n_knobs(ctx->model); k++) {
-		const char *kind = sim_model_knob_kind(ctx->model, k);
+	/* By name: a sweep over several candidates has other positions. */
+	for (k = 0; ctx->model && k < search_space_n_knobs(ctx->space); k++) {
+		const char *kind = search_space_knob_name(ctx->space, k);
 		size_t len = strlen(buf);
 
 		if (!strcmp(kind, "io_network"))

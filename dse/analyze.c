@@ -77,10 +77,20 @@ static void config_choice(const dse_ctx *ctx, dse_analysis *res)
 	const poly_analysis *a = res->a;
 	int64_t v;
 
+	int list[POLY_MAX_CANDIDATES], n, i;
+
 	res->chosen = a->default_candidate;
 	if (!dse_cfg_has(ctx->cfg, "space", "space_time"))
 		return;
-	v = dse_cfg_int(ctx->cfg, "space", "space_time", 0);
+	/* Of several (space_time = all, or a list), the first; a listed
+	 * one the kernel does not have is the one to warn about.
+	 */
+	n = dse_cfg_candidates(ctx->cfg, "space", "space_time", list,
+		POLY_MAX_CANDIDATES);
+	v = n < 0 ? 0 : list[0];
+	for (i = 1; i < n && i < POLY_MAX_CANDIDATES; i++)
+		if (list[i] >= a->n_candidates)
+			v = list[i];
 	if (v >= 0 && v < a->n_candidates) {
 		res->chosen = (int) v;
 		return;

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# [space] space_time = all and lists: a sweep over every candidate of a
+# small matrix multiply is the non-dominated union of the one-candidate
+# sweeps (check_space_time.py), the same on 2 ranks x 2 threads and for a
+# heuristic strategy on any rank count; dse show and dse tune name the
+# candidate; a list sweeps only the candidates it names; the single form
+# writes no candidate column.
+. "$(dirname "$0")/common.sh"
+
+cfg() { # cfg NAME SPACE_TIME [EXTRA-SEARCH-LINE]
+	sed -e "s|^array_part   = 1..256 divisors|array_part   = 4..64 divisors|" \
+		-e "s|^array_part   = .*|space_time = $2\n&|" \
+		-e "s|^\\[search\\]|&\n${3:-}|" \
+		"$SRC/configs/mm-small.cfg" >"$TMP/$1.cfg"
+	grep -q "^space_time = $2\$" "$TMP/$1.cfg" && ok ||
+		fail "no space_time in $TMP/$1.cfg"
+}
+
+cfg all all
+run_status 0 "sweep of every candidate" -q -o "$TMP/all.h5" "$TMP/all.cfg"
+n=$(/usr/bin/python3 -c "
+import sys, h5py
+print(len(h5py.File(sys.argv[1], 'r')['mm']['candidates'][:]))" \
+	"$TMP/all.h5" 2>/dev/null || echo 0)
+[ "$n" -ge 2 ] && ok || fail "the kernel has $n candidates"
+singles=()
+for ((c = 0; c < n; c++)); do
+	cfg "one$c" "$c"
+	run_status 0 "sweep of candidate $c" -q -o "$TMP/one$c.h5" \
+		"$TMP/one$c.cfg"
+	singles+=("$TMP/one$c.h5")
+done
+/usr/bin/python3 "$(dirname "$0")/check_space_time.py" mm "$TMP/all.h5" \
+	"${singles[@]}" && ok || fail "the front over every candidate"
+
+# The single form has no candidate column, as before.
+run_status 0 "columns of a one-candidate front" show --all --csv \
+	"$TMP/one0.h5"
+! grep -q "space_time" <<<"$(head -1 <<<"$out")" && ok ||
+	fail "a one-candidate front has a space_time column"
+
+run_status 0 "show the front" show "$TMP/all.h5"
+expect_line "$out" "kernel mm \\(space-time candidates 0(,[0-9]+)+\\)" \
+	"dse show lists the candidates"
+expect_line "$out" "space_time_name" "dse show has the candidate's name"
+run_status 0 "front, one rank" show --csv --all "$TMP/all.h5"
+one=$out
+mpi 2 2 -q -o "$TMP/all2.h5" "$TMP/all.cfg" && ok ||
+	fail "sweep on 2 ranks failed"
+run_status 0 "front, two ranks" show --csv --all "$TMP/all2.h5"
+[ -n "$one" ] && [ "$one" = "$out" ] && ok ||
+	fail "the fronts of 1 rank and 2 ranks x 2 threads differ"
+
+# A list sweeps the candidates it names and no other.
+cfg list "$((n - 1)), 0"
+run_status 0 "sweep of a list" -q -o "$TMP/list.h5" "$TMP/list.cfg"
+/usr/bin/python3 -c "
+import sys, h5py
+f = h5py.File(sys.argv[1], 'r')
+got = set(int(x) for x in f['mm']['front']['space_time'])
+want = {0, int(sys.argv[2])}
+sys.exit(0 if got <= want and f.attrs['space_times'] in
+	(b'0,%s' % sys.argv[2].encode(), '0,' + sys.argv[2]) else
+	'%s %s' % (got, f.attrs['space_times']))
+" "$TMP/list.h5" "$((n - 1))" && ok || fail "a list's candidates"
+
+# A heuristic strategy over every candidate: the same front for any rank
+# and thread count.
+cfg gen all "strategy = genetic\nbudget = 3000\nislands = 4"
+run_status 0 "genetic, one rank" -q -o "$TMP/gen1.h5" "$TMP/gen.cfg"
+run_status 0 "genetic front, one rank" show --csv --all "$TMP/gen1.h5"
+one=$out
+mpi 2 2 -q -o "$TMP/gen2.h5" "$TMP/gen.cfg" && ok ||
+	fail "genetic sweep on 2 ranks failed"
+run_status 0 "genetic front, two ranks" show --csv --all "$TMP/gen2.h5"
+[ -n "$one" ] && [ "$one" = "$out" ] && ok ||
+	fail "the genetic fronts of 1 rank and 2 ranks x 2 threads differ"
+
+# dse tune picks across the candidates and names the winner; from the
+# results file it picks the same design.
+best=$(/usr/bin/python3 -c "
+import sys, h5py
+f = h5py.File(sys.argv[1], 'r')['mm']['front'][:]
+r = min(f, key=lambda r: r['latency'])
+print(int(r['space_time']))" "$TMP/all.h5")
+run_status 0 "tune over every candidate" tune --objective latency \
+	--emit autosa -o "$TMP/tuned" "$TMP/all.cfg"
+expect_line "$out" "^# dataflow: space_time\\[$best\\] \\[[a-z,]+\\], best of $n candidates" \
+	"dse tune names the winning candidate"
+grep -q "space_time\\[$best\\]" "$TMP/tuned/autosa.sh" && ok ||
+	fail "autosa.sh does not build candidate $best"
+run_status 0 "tune from the results" tune --objective latency \
+	--emit json --from "$TMP/all.h5"
+expect_line "$out" "\"space_time\":$best," "tune --from picks candidate $best"
+finish
