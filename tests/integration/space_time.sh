@@ -4,7 +4,8 @@
 # sweeps (check_space_time.py), the same on 2 ranks x 2 threads and for a
 # heuristic strategy on any rank count; dse show and dse tune name the
 # candidate; a list sweeps only the candidates it names; the single form
-# writes no candidate column.
+# writes no candidate column; a killed sweep over every candidate resumes
+# to the uninterrupted front.
 . "$(dirname "$0")/common.sh"
 
 cfg() { # cfg NAME SPACE_TIME [EXTRA-SEARCH-LINE]
@@ -92,4 +93,53 @@ grep -q "space_time\\[$best\\]" "$TMP/tuned/autosa.sh" && ok ||
 run_status 0 "tune from the results" tune --objective latency \
 	--emit json --from "$TMP/all.h5"
 expect_line "$out" "\"space_time\":$best," "tune --from picks candidate $best"
+# A sweep over every candidate killed once a checkpoint exists, then
+# resumed, ends with the front of a sweep never stopped; a checkpoint of
+# one candidate's sweep does not resume it.
+sed -e "s|^params .*|params  = M=360, N=360, K=360|" \
+	-e "s|^array_part .*|array_part = 1..360 divisors|" \
+	-e "s|^array_part.k .*||" \
+	-e "s|^latency .*|latency = 1..64 pow2|" \
+	-e "s|^simd .*|simd = 1, 2, 4, 8|" \
+	-e "s|^constraints .*|&\ncheckpoint = 0.2|" "$TMP/all.cfg" >"$TMP/big.cfg"
+grep -q "^checkpoint = 0.2" "$TMP/big.cfg" && ok || fail "no big.cfg"
+OMP_NUM_THREADS=1 "$DSE" -q -o "$TMP/big-ref.h5" "$TMP/big.cfg" && ok ||
+	fail "uninterrupted sweep of big.cfg"
+OMP_NUM_THREADS=1 "$DSE" -q -o "$TMP/big.h5" "$TMP/big.cfg" &
+pid=$!
+for i in $(seq 1 1000); do
+	[ -e "$TMP/big.h5" ] && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.02
+done
+kill -KILL "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+complete=$(/usr/bin/python3 -c "
+import sys, h5py
+print(h5py.File(sys.argv[1], 'r').attrs['complete'])" "$TMP/big.h5" 2>&1)
+if [ "$complete" = 0 ]; then
+	run_status 0 "resume the sweep over every candidate" --resume -q \
+		-o "$TMP/big.h5" "$TMP/big.cfg"
+	run_status 0 "resumed front" show --csv --all "$TMP/big.h5"
+	resumed=$out
+	run_status 0 "uninterrupted front" show --csv --all "$TMP/big-ref.h5"
+	[ -n "$out" ] && [ "$out" = "$resumed" ] && ok ||
+		fail "the resumed front differs from the uninterrupted one"
+else
+	# A machine fast enough to finish before the kill: nothing to
+	# resume, which is no failure of dse.
+	echo "note: big.cfg finished before the kill ($complete)"
+fi
+sed -e "s|^space_time = all|space_time = 0|" "$TMP/big.cfg" >"$TMP/big0.cfg"
+OMP_NUM_THREADS=1 "$DSE" -q -o "$TMP/one.h5" "$TMP/big0.cfg" &
+pid=$!
+for i in $(seq 1 1000); do
+	[ -e "$TMP/one.h5" ] && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.02
+done
+kill -KILL "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+run_status 2 "a one-candidate checkpoint resumes no sweep of all" \
+	--resume -q -o "$TMP/one.h5" "$TMP/big.cfg"
 finish
