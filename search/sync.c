@@ -5,9 +5,14 @@
  * spent or a checkpoint is due, so every rank takes the same decision even
  * though their clocks differ.  A stop request may arrive on any rank (a
  * signal goes to the whole job, but not necessarily at the same moment),
- * so the ranks' flags are reduced with MAX.  Both travel in one
- * MPI_Allreduce: root's entries carry its decisions, the other ranks
- * contribute zeros there.
+ * so the ranks' flags (0 or 1) are reduced with a bitwise OR.  Both travel
+ * in one MPI_Allreduce: root's entries carry its decisions and values, the
+ * other ranks contribute zeros there, so the OR hands on root's bits
+ * unchanged.  The OR, not MAX: MPICH 4.0.2 (Debian 12's) compares
+ * unsigned integers as signed in MPI_MAX and MPI_MIN (its issue 6083,
+ * fixed in 4.0.3), so a value of 2^63 or more, such as an unfilled
+ * cloud's ceiling of UINT64_MAX, came back as root's value MAX 0 = 0, and
+ * every rank then turned every cloud point away.
  */
 #include <limits.h>
 #include <math.h>
@@ -72,7 +77,7 @@ dse_stat search__sync_value(search__clock *c, const search_options *opt,
 			in[V_VALUES + i] = values[i];
 	}
 	if (search__mpi_check(MPI_Allreduce(in, out, n, MPI_UINT64_T,
-			MPI_MAX, comm), "MPI_Allreduce of the stop flags", err))
+			MPI_BOR, comm), "MPI_Allreduce of the stop flags", err))
 		return dse_stat_error;
 	if (out[V_FAILED]) {
 		if (mine == dse_stat_ok)
