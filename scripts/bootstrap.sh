@@ -7,13 +7,16 @@ cd "$(dirname "$0")/.."
 
 . scripts/install-missing.sh
 install_missing bootstrap build-essential cmake pkg-config libisl-dev \
-	libopenmpi-dev openmpi-bin libhdf5-dev hdf5-tools libcmocka-dev \
+	libopenmpi-dev openmpi-bin libmpich-dev mpich libhdf5-dev hdf5-tools \
+	libcmocka-dev \
 	python3-h5py python3-matplotlib python3-pandas \
 	libprotobuf-c-dev protobuf-c-compiler libonnx-dev python3-onnx \
 	strace libclang-19-dev
 
-# Open MPI by name: with MPICH installed too, Debian's mpicc and mpirun
-# alternatives may point at MPICH, and the build would follow them.  A
+# Open MPI by name: with MPICH installed too (scripts/mpich.sh builds the
+# MPI tests against it), Debian's mpicc and mpirun alternatives prefer
+# Open MPI (priority 50 against MPICH's 40) unless someone chose MPICH by
+# hand, and the build would follow them.  A
 # cmake option of the caller's own (-DMPI_C_COMPILER=...) comes later and
 # wins.
 mpi=()
