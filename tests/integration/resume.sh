@@ -284,9 +284,10 @@ if wait_file r1.h5; then
 	wait "$pid"
 	status=$?
 	[ "$status" -ne 0 ] && ok || fail "one rank killed: the launcher exited 0"
-	# Open MPI says "signal 9", MPICH "SIGNAL: 9".
-	grep -qiE "signal:? 9" r1.err && ok ||
-		fail "one rank killed: no word of the signal in: $(cat r1.err)"
+	# Open MPI says "signal 9" on stderr, MPICH's Hydra "(signal 9)" on
+	# stdout.
+	cat r1.err r1.out | grep -qiE "signal:? 9" && ok ||
+		fail "one rank killed: no word of the signal in: $(cat r1.err r1.out)"
 	is_checkpoint r1.h5 "one rank killed"
 	resume_run 2 ex.cfg r1.h5
 	[ "$status" -eq 0 ] && ok ||
