@@ -52,6 +52,15 @@ run_status 0 "front, two ranks" show --csv --all "$TMP/all2.h5"
 [ -n "$one" ] && [ "$one" = "$out" ] && ok ||
 	fail "the fronts of 1 rank and 2 ranks x 2 threads differ"
 
+# Pruning by bounds stays sound over the candidates: the front without
+# it is the same.
+cfg noprune all "prune = off"
+run_status 0 "sweep of every candidate without pruning" -q \
+	-o "$TMP/noprune.h5" "$TMP/noprune.cfg"
+run_status 0 "front without pruning" show --csv --all "$TMP/noprune.h5"
+[ -n "$one" ] && [ "$one" = "$out" ] && ok ||
+	fail "the front without pruning differs"
+
 # A list sweeps the candidates it names and no other.
 cfg list "$((n - 1)), 0"
 run_status 0 "sweep of a list" -q -o "$TMP/list.h5" "$TMP/list.cfg"
