@@ -448,20 +448,27 @@ const sim_scale_topo_layer *sim_scale_topology_layer(
 	return t && i >= 0 && i < t->n ? &t->layers[i] : NULL;
 }
 
-/* Splits a line at its commas.  SCALE-Sim drops what follows the last
- * comma (its rows end in one); a row without the final comma keeps all
- * its fields here.  Returns the number of fields, MAX_FIELDS + 1 when
- * there are more.
+/* Splits a line at its separator (a comma, or a tab in a file whose
+ * header has no comma, as SCALE-Sim's UNet_maestro.csv).  A '#' starts a
+ * note that runs to the end of the line (SCALE-Sim's mobilnet_4k.csv marks
+ * its depthwise rows ",#dw" after the last comma, which SCALE-Sim drops
+ * with the last field).  SCALE-Sim drops what follows the last separator
+ * (its rows end in one); a row without the final separator keeps all its
+ * fields here.  Returns the number of fields, MAX_FIELDS + 1 when there
+ * are more.
  */
-static int split_row(const struct line *l, struct field *f)
+static int split_row(const struct line *l, char sep, struct field *f)
 {
-	const char *p = l->s;
+	const char *p = l->s, *end = memchr(l->s, '#',
+		(size_t) (l->e - l->s));
 	int n = 0;
 
+	if (!end)
+		end = l->e;
 	for (;;) {
 		const char *q = p;
 
-		while (q < l->e && *q != ',')
+		while (q < end && *q != sep)
 			q++;
 		if (n == MAX_FIELDS)
 			return MAX_FIELDS + 1;
@@ -470,7 +477,7 @@ static int split_row(const struct line *l, struct field *f)
 		trim(&f[n].s, &f[n].e);
 		f[n].col = (int) (f[n].s - l->s) + 1;
 		n++;
-		if (q == l->e)
+		if (q == end)
 			break;
 		p = q + 1;
 	}
@@ -587,21 +594,59 @@ static dse_stat row_add(sim_scale_topology *t, const char *file,
 	return dse_stat_ok;
 }
 
+/* Whether the fields of a row are all empty. */
+static int row_empty(const struct field *f, int n)
+{
+	int i;
+
+	for (i = 0; i < n && i < MAX_FIELDS; i++)
+		if (f[i].s != f[i].e)
+			return 0;
+	return n <= MAX_FIELDS;
+}
+
+/* The fields a row's layer is read from.  A spreadsheet saved as CSV
+ * carries its own columns after the layer's (SCALE-Sim's Resnet50.csv:
+ * two empty columns, then the output size it worked out); an empty field
+ * after the last column a layer may have ends the row, and what follows
+ * it is the sheet's, not the layer's.
+ */
+static int row_fields(const struct field *f, int n, int gemm)
+{
+	int i, lo = gemm ? 4 : 8;
+
+	for (i = lo; i < n && i < MAX_FIELDS; i++)
+		if (f[i].s == f[i].e)
+			return i;
+	return n;
+}
+
+/* Whether a row is a title: one field, not a number, no tab (SCALE-Sim's
+ * MLPERF.csv names each network on a row of its own before its layers; a
+ * row of tabs in a file of commas is a mistake, not a title).
+ */
+static int row_title(const struct field *f, int n)
+{
+	int64_t v;
+
+	return n == 1 && parse_i64(f[0].s, f[0].e, &v) &&
+		!memchr(f[0].s, '\t', (size_t) (f[0].e - f[0].s));
+}
+
 /* One row after the header. */
 static dse_stat topo_row(sim_scale_topology *t, const char *file,
-	const struct line *l, int gemm, dse_error *err)
+	const struct line *l, char sep, int gemm, dse_error *err)
 {
 	struct field f[MAX_FIELDS];
-	int n, i, empty = 1, lo = gemm ? 4 : 8, hi = gemm ? 4 : 9;
+	int n, lo = gemm ? 4 : 8, hi = gemm ? 4 : 9;
 
 	if (memchr(l->s, 0, (size_t) (l->e - l->s)))
 		return dse_error_set_at(err, file, l->no, 1, NULL, "a NUL "
 			"byte: this is not a text file");
-	n = split_row(l, f);
-	for (i = 0; i < n && i < MAX_FIELDS; i++)
-		empty &= f[i].s == f[i].e;
-	if (n <= MAX_FIELDS && empty)
+	n = split_row(l, sep, f);
+	if (row_empty(f, n) || row_title(f, n))
 		return dse_stat_ok;
+	n = row_fields(f, n, gemm);
 	if (n < lo || n > hi)
 		return dse_error_set_at(err, file, l->no,
 			n > hi ? f[hi].col : 1, NULL, "a %s row has %s "
@@ -617,12 +662,23 @@ static dse_stat topo_row(sim_scale_topology *t, const char *file,
 	return row_add(t, file, l, f, n, gemm, err);
 }
 
+/* The separator of a topology: a comma, or a tab where the header has
+ * tabs and no comma.
+ */
+static char topo_separator(const struct line *l)
+{
+	size_t n = (size_t) (l->e - l->s);
+
+	return !memchr(l->s, ',', n) && memchr(l->s, '\t', n) ? '\t' : ',';
+}
+
 sim_scale_topology *sim_scale_parse_topology(const char *text, size_t len,
 	const char *file, int gemm, dse_error *err)
 {
 	sim_scale_topology *t = calloc(1, sizeof(*t));
 	const char *p = text, *end = text + len;
 	struct line l = { 0 };
+	char sep;
 
 	if (!t) {
 		dse_error_set(err, DSE_E_NOMEM, "out of memory reading %s",
@@ -631,12 +687,13 @@ sim_scale_topology *sim_scale_parse_topology(const char *text, size_t len,
 	}
 	/* The first line is the header, whatever it holds. */
 	next_line(&p, end, &l);
+	sep = topo_separator(&l);
 	while (next_line(&p, end, &l))
 		if (l.e - l.s > LINE_LEN) {
 			dse_error_set_at(err, file, l.no, LINE_LEN, NULL,
 				"a line longer than %d characters", LINE_LEN);
 			return sim_scale_topology_free(t);
-		} else if (topo_row(t, file, &l, gemm, err))
+		} else if (topo_row(t, file, &l, sep, gemm, err))
 			return sim_scale_topology_free(t);
 	if (!t->n) {
 		dse_error_set_at(err, file, l.no > 1 ? 2 : 1, 1, NULL,

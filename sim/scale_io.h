@@ -74,7 +74,11 @@ typedef struct sim_scale_topology sim_scale_topology;
  * rows "name, IFMAP height, IFMAP width, filter height, filter width,
  * channels, filters, stride[, stride width]"; gemm != 0: rows "name, M, N,
  * K".  The first line is a header and is skipped; blank rows (also rows of
- * empty fields) are skipped.
+ * empty fields) and title rows (one name) are skipped.  Fields are
+ * separated by commas, or by tabs where the header has tabs and no comma;
+ * '#' starts a note to the end of the line; an empty field after the last
+ * column a layer may have ends the row (a spreadsheet's own columns
+ * follow it in SCALE-Sim's Resnet50.csv).
  */
 sim_scale_topology *sim_scale_parse_topology(const char *text, size_t len,
 	const char *file, int gemm, dse_error *err);

@@ -200,6 +200,19 @@ static void test_topology(void **state)
 		"NoComma,5,5,1,1,2,3,1\r\n"
 		"convDP,9,9,3,3,3,1,1,\n";	/* depthwise, 3 channels */
 	static const char gemm[] = "Layer, M, N, K,\nfc, 4, 1000, 512,\n";
+	/* SCALE-Sim's own files carry more: a tab-separated file
+	 * (UNet_maestro.csv), title rows (MLPERF.csv), a spreadsheet's
+	 * columns after the stride (Resnet50.csv), a note after the last
+	 * comma (mobilnet_4k.csv).
+	 */
+	static const char tabs[] = "Layer name\t IFMAP Height\t Strides\t\n"
+		"C1\t12\t10\t3\t3\t1\t64\t1\t\n";
+	static const char sheet[] =
+		"Layer name, IFMAP Height, Strides,,,Eh,Ew,e2\n"
+		",,,,,,,,,,,,\n"
+		"Net A,\n"
+		"Conv1,224,224,7,7,3,64,2,,,110,110,12100\n"
+		"C2_dw, 112, 112, 3, 3, 1, 1, 1,#dw\n";
 	const sim_scale_topo_layer *l;
 	sim_scale_topology *t;
 	dse_error err;
@@ -238,6 +251,104 @@ static void test_topology(void **state)
 	assert_int_equal(l->layer.c, 1);
 	assert_int_equal(l->layer.k, 1000);
 	sim_scale_topology_free(t);
+	t = sim_scale_parse_topology(tabs, strlen(tabs), "u.csv", 0, &err);
+	assert_non_null(t);
+	assert_int_equal(sim_scale_topology_n_layers(t), 1);
+	l = sim_scale_topology_layer(t, 0);
+	assert_string_equal(l->name, "C1");
+	assert_int_equal(l->layer.w, 10);
+	assert_int_equal(l->layer.k, 64);
+	assert_int_equal(l->layer.stride_w, 1);
+	sim_scale_topology_free(t);
+	t = sim_scale_parse_topology(sheet, strlen(sheet), "r.csv", 0, &err);
+	assert_non_null(t);
+	assert_int_equal(sim_scale_topology_n_layers(t), 2);
+	l = sim_scale_topology_layer(t, 0);
+	assert_string_equal(l->name, "Conv1");
+	assert_int_equal(l->line, 4);
+	assert_int_equal(l->layer.k, 64);
+	assert_int_equal(l->layer.stride_h, 2);
+	assert_int_equal(l->layer.stride_w, 2);
+	l = sim_scale_topology_layer(t, 1);
+	assert_int_equal(l->layer.c, 1);
+	assert_int_equal(l->layer.stride_w, 1);
+	sim_scale_topology_free(t);
+}
+
+/* Every topology SCALE-Sim ships (tests/sim/scalesim_topologies, its
+ * files unchanged), against expect.tsv: the layers and MACs SCALE-Sim's
+ * own reader makes of each, or where dse stops on the five that no
+ * reading can take.
+ */
+#define SHIPPED DSE_SOURCE_DIR "/tests/sim/scalesim_topologies"
+
+static char *slurp(const char *path, size_t *len);
+
+/* The MACs of a layer, SCALE-Sim's output size (ceil((H - R + s) / s)). */
+static int64_t layer_macs(const sim_scale_layer *l)
+{
+	int64_t oh = (l->h - l->r + 2 * l->stride_h - 1) / l->stride_h;
+	int64_t ow = (l->w - l->s + 2 * l->stride_w - 1) / l->stride_w;
+
+	return oh * ow * l->r * l->s * l->c * l->k;
+}
+
+static void shipped_one(const char *row)
+{
+	char file[256], form[8], what[16], msg[256], path[512];
+	long long n = 0, macs = 0, sum = 0;
+	int line = 0, col = 0, i;
+	sim_scale_topology *t;
+	size_t len;
+	char *text;
+	dse_error err;
+
+	assert_true(sscanf(row, "%255[^\t]\t%7[^\t]\t%15[^\t]", file, form,
+		what) == 3);
+	if (!strcmp(what, "refused"))
+		assert_int_equal(sscanf(row, "%*[^\t]\t%*[^\t]\t%*[^\t]\t%d\t"
+			"%d\t%255[^\n]", &line, &col, msg), 3);
+	else
+		assert_int_equal(sscanf(row, "%*[^\t]\t%*[^\t]\t%lld\t%lld",
+			&n, &macs), 2);
+	print_message("%s\n", file);
+	snprintf(path, sizeof(path), "%s/%s", SHIPPED, file);
+	text = slurp(path, &len);
+	dse_error_clear(&err);
+	t = sim_scale_parse_topology(text, len, file, !strcmp(form, "gemm"),
+		&err);
+	free(text);
+	if (line) {
+		assert_null(t);
+		assert_int_equal(err.line, line);
+		assert_int_equal(err.col, col);
+		assert_non_null(strstr(err.msg, msg));
+		return;
+	}
+	assert_non_null(t);
+	assert_int_equal(sim_scale_topology_n_layers(t), n);
+	for (i = 0; i < sim_scale_topology_n_layers(t); i++)
+		sum += layer_macs(&sim_scale_topology_layer(t, i)->layer);
+	assert_int_equal(sum, macs);
+	sim_scale_topology_free(t);
+}
+
+static void test_shipped(void **state)
+{
+	FILE *f = fopen(SHIPPED "/expect.tsv", "r");
+	char row[1024];
+	int files = 0;
+
+	(void) state;
+	assert_non_null(f);
+	while (fgets(row, sizeof(row), f))
+		if (row[0] != '#') {
+			shipped_one(row);
+			files++;
+		}
+	fclose(f);
+	/* SCALE-Sim v2 ships 117 topology CSVs. */
+	assert_int_equal(files, 117);
 }
 
 static const struct {
@@ -251,8 +362,10 @@ static const struct {
 	{ "h\nL,5,5,1,1,2,0,1,\n", 0, 2, 13, "filters must be a positive" },
 	{ "h\nL,3,5,4,1,2,3,1,\n", 0, 2, 7, "larger than the IFMAP" },
 	{ "h\n,5,5,1,1,2,3,1,\n", 0, 2, 1, "no name" },
-	{ "h\nok,5,5,1,1,2,3,1,\nAlexNet,\n", 0, 3, 1, "has 1 field" },
+	{ "h\nok,5,5,1,1,2,3,1,\n42,\n", 0, 3, 1, "has 1 field" },
 	{ "h\nL\t5\t5\t1\t1\t2\t3\t1\n", 0, 2, 1, "has 1 field" },
+	{ "h\tx\nL\t5\t5\t1\t\t2\t3\t1\n", 0, 2, 9, "filter width" },
+	{ "h\nL,5,5,1,1,2,3,#,1,\n", 0, 2, 1, "has 7 fields" },
 	{ "h\n\n", 0, 2, 1, "no layers" },
 	{ "only a header\n", 0, 1, 1, "no layers" },
 	{ "h\nfc,4,1000,\n", 1, 2, 1, "has 3 fields" },
@@ -461,6 +574,7 @@ int main(int argc, char **argv)
 		{ "config_bad", cmocka_unit_test(test_config_bad) },
 		{ "topology", cmocka_unit_test(test_topology) },
 		{ "topology_bad", cmocka_unit_test(test_topology_bad) },
+		{ "shipped", cmocka_unit_test(test_shipped) },
 		{ "golden", cmocka_unit_test(test_golden) },
 		{ "net", cmocka_unit_test(test_net) },
 	};
