@@ -18,9 +18,13 @@ void cli_json_value(struct cli_json *j, const char *key)
 		int flat = j->compact || j->flat[j->depth - 1];
 
 		if (j->count[j->depth - 1]++)
-			fputs(flat && !j->compact ? ", " : ",", j->out);
+			fputs(flat && !j->compact && !j->brk ? ", " : ",",
+				j->out);
 		if (!flat)
 			fprintf(j->out, "\n%*s", 2 * j->depth, "");
+		else if (j->brk)
+			fprintf(j->out, "\n%*s", j->brk - 1, "");
+		j->brk = 0;
 	}
 	if (key) {
 		dse_json_string(j->out, key);
@@ -46,7 +50,16 @@ void cli_json_close(struct cli_json *j, char bracket)
 	j->depth--;
 	if (had && !flat)
 		fprintf(j->out, "\n%*s", 2 * j->depth, "");
+	else if (j->brk)
+		fprintf(j->out, "\n%*s", j->brk - 1, "");
+	j->brk = 0;
 	fputc(bracket, j->out);
+}
+
+void cli_json_break(struct cli_json *j, int indent)
+{
+	if (!j->compact)
+		j->brk = indent + 1;
 }
 
 void cli_json_str(struct cli_json *j, const char *key, const char *v)

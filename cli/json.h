@@ -26,6 +26,9 @@ struct cli_json {
 	int depth;
 	int count[CLI_JSON_MAX_DEPTH];	/* members written at each level */
 	int flat[CLI_JSON_MAX_DEPTH];	/* no newlines inside this level */
+	int brk;			/* 1 + the indent of a line break
+					 * due before the next member or
+					 * close (cli_json_break) */
 };
 
 /* Starts a document on "out"; "compact" chooses the layout. */
@@ -44,6 +47,13 @@ void cli_json_open(struct cli_json *j, const char *key, char bracket,
 	int flat);
 /* Closes the innermost level with "bracket" ('}' or ']'). */
 void cli_json_close(struct cli_json *j, char bracket);
+
+/* In a flat level of the pretty layout: the next member (after its comma)
+ * or the closing bracket starts a new line indented by "indent" blanks,
+ * for documents that keep one line per record (dse scalesim's layers).
+ * Ignored in the compact layout.
+ */
+void cli_json_break(struct cli_json *j, int indent);
 
 void cli_json_str(struct cli_json *j, const char *key, const char *v);
 void cli_json_int(struct cli_json *j, const char *key, long long v);

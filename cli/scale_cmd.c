@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/scalesim_print.h"
 #include "core/error.h"
 #include "dse/scale_net.h"
 #include "sim/scale.h"
@@ -64,7 +65,7 @@ struct scale_cli {
 	sim_scale_arch arch;
 	sim_scale_layer layer;
 	struct dse_scale_net_opts net;
-	int have_array, have_dataflow, have_layer, json, help;
+	int have_array, have_dataflow, have_layer, json, quiet, help;
 };
 
 /* Reads between "lo" and "n" positive integers separated by "sep" into
@@ -229,7 +230,7 @@ static int parse(int argc, char **argv, struct scale_cli *cli, char *msg,
 		NULL)) != -1) {
 		if (c == 'j' || c == 'h' || c == 'q') {
 			*(c == 'j' ? &cli->json : c == 'h' ? &cli->help :
-				&cli->net.quiet) = 1;
+				&cli->quiet) = 1;
 			continue;
 		}
 		if (c == ':' || c == '?') {
@@ -254,8 +255,20 @@ static int parse(int argc, char **argv, struct scale_cli *cli, char *msg,
 			cli->net.config ? " (a topology goes after -t)" : "");
 		return 2;
 	}
-	cli->net.json = cli->json;
 	return check_cli(cli, msg, size);
+}
+
+/* Runs SCALE-Sim's files (-c, -t) and prints the network unless quiet. */
+static dse_stat run_net(const struct scale_cli *cli, dse_error *err)
+{
+	dse_scale_net *nt = dse_scale_net_run(&cli->net, err);
+
+	if (!nt)
+		return dse_stat_error;
+	if (!cli->quiet)
+		cli_scale_print_net(stdout, nt, cli->json);
+	dse_scale_net_free(nt);
+	return dse_stat_ok;
 }
 
 int dse_scale_main(int argc, char **argv)
@@ -274,13 +287,13 @@ int dse_scale_main(int argc, char **argv)
 		return 0;
 	}
 	dse_error_clear(&err);
-	if (cli.net.config ? dse_scale_net_run(&cli.net, stdout, &err) :
+	if (cli.net.config ? run_net(&cli, &err) :
 	    sim_scale_run(&cli.arch, &cli.layer, &res, &err)) {
 		dse_error_format(&err, msg, sizeof(msg));
 		fprintf(stderr, "dse scalesim: %s\n", msg);
 		return dse_error_exit_status(&err);
 	}
 	if (!cli.net.config)
-		dse_scale_print_layer(stdout, &cli.arch, &res, cli.json);
+		cli_scale_print_layer(stdout, &cli.arch, &res, cli.json);
 	return 0;
 }

@@ -1,5 +1,5 @@
 /* dse_scale_net: SCALE-Sim's config and topology in, its report files and
- * the network's totals out (see scale_net.h).
+ * the network's results out (see scale_net.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "dse/scale_net.h"
-#include "sim/scale_io.h"
 
 /* A config is a few hundred bytes and a topology a few KB; reading stops
  * past these (and so ends on /dev/zero).
@@ -64,17 +63,20 @@ static char *read_text(const char *path, size_t limit, size_t *len,
 	return buf;
 }
 
-/* The run: the config, the topology and the result of every layer. */
-struct net {
+/* The run: the config, the topology, the result of every layer and the
+ * folder of the reports.
+ */
+struct dse_scale_net {
 	sim_scale_config cfg;
-	const char *topo_file;
+	char topo_file[SIM_SCALE_PATH_LEN];
 	sim_scale_topology *topo;
 	sim_scale_result *res;
 	int n;
 	sim_scale_result total;
+	char dir[DIR_LEN];
 };
 
-static dse_stat read_inputs(const struct dse_scale_net_opts *o, struct net *nt,
+static dse_stat read_inputs(const struct dse_scale_net_opts *o, struct dse_scale_net *nt,
 	dse_error *err)
 {
 	size_t len;
@@ -87,7 +89,10 @@ static dse_stat read_inputs(const struct dse_scale_net_opts *o, struct net *nt,
 	free(text);
 	if (st)
 		return st;
-	nt->topo_file = o->topology ? o->topology : nt->cfg.topology;
+	if (snprintf(nt->topo_file, sizeof(nt->topo_file), "%s", o->topology ?
+	    o->topology : nt->cfg.topology) >= (int) sizeof(nt->topo_file))
+		return dse_error_set(err, DSE_E_INPUT, "the topology's path "
+			"is longer than %d characters", SIM_SCALE_PATH_LEN - 1);
 	if (!nt->topo_file[0])
 		return dse_error_set_at(err, o->config, 1, 1, NULL, "no "
 			"topology: give -t topology.csv or TopologyCsvLoc in "
@@ -124,7 +129,7 @@ static void add_total(sim_scale_result *t, const sim_scale_result *r)
 /* Runs every layer, on every OpenMP thread (the layers share nothing); an
  * error names the first failing layer's row.
  */
-static dse_stat run_layers(struct net *nt, dse_error *err)
+static dse_stat run_layers(struct dse_scale_net *nt, dse_error *err)
 {
 	const sim_scale_arch *a = &nt->cfg.arch;
 	double pes = (double) a->rows * (double) a->cols;
@@ -174,8 +179,8 @@ static dse_stat run_layers(struct net *nt, dse_error *err)
 /* Writes "path" through a temporary file renamed over it when complete,
  * so that a reader never sees half a report.
  */
-static dse_stat write_file(const char *path, const struct net *nt,
-	int (*body)(FILE *, const struct net *, int), int kind,
+static dse_stat write_file(const char *path, const struct dse_scale_net *nt,
+	int (*body)(FILE *, const struct dse_scale_net *, int), int kind,
 	dse_error *err)
 {
 	char tmp[FILE_LEN + 32];
@@ -200,7 +205,7 @@ static dse_stat write_file(const char *path, const struct net *nt,
 }
 
 /* The lines of one of SCALE-Sim's reports. */
-static int report_body(FILE *f, const struct net *nt, int kind)
+static int report_body(FILE *f, const struct dse_scale_net *nt, int kind)
 {
 	int i;
 
@@ -213,7 +218,7 @@ static int report_body(FILE *f, const struct net *nt, int kind)
 }
 
 /* NETWORK_REPORT.csv: the network's totals, cycles as counts. */
-static int totals_body(FILE *f, const struct net *nt, int kind)
+static int totals_body(FILE *f, const struct dse_scale_net *nt, int kind)
 {
 	const sim_scale_result *t = &nt->total;
 
@@ -247,7 +252,7 @@ static dse_stat make_dir(const char *path, dse_error *err)
 }
 
 static dse_stat write_reports(const struct dse_scale_net_opts *o,
-	const struct net *nt, char *dir, size_t size, dse_error *err)
+	const struct dse_scale_net *nt, char *dir, size_t size, dse_error *err)
 {
 	char path[FILE_LEN];
 	int k;
@@ -270,200 +275,69 @@ static dse_stat write_reports(const struct dse_scale_net_opts *o,
 }
 
 /* ------------------------------------------------------------------ */
-/* What the command prints */
+/* The run */
 
-/* One row of the network table. */
-static void table_row(FILE *out, const char *name, const sim_scale_result *r)
-{
-	fprintf(out, "  %-24.24s %12lld %9lld %7.2f %7.2f %12lld %12lld "
-		"%12lld\n", name, (long long) r->cycles,
-		(long long) r->stall_cycles, 100 * r->utilization,
-		100 * r->mapping_efficiency, (long long) r->dram_reads[IF],
-		(long long) r->dram_reads[FI], (long long) r->dram_writes[OF]);
-}
-
-static void print_table(FILE *out, const struct net *nt, const char *dir)
-{
-	const sim_scale_arch *a = &nt->cfg.arch;
-	int i;
-
-	fprintf(out, "dse scalesim: %s, %lldx%lld array, %s dataflow, %s "
-		"mode, SRAM %lld/%lld/%lld KiB, %d layers of %s\n",
-		nt->cfg.run_name, (long long) a->rows, (long long) a->cols,
-		sim_scale_dataflow_name(a->dataflow),
-		a->bw_mode == SIM_SCALE_USER ? "USER" : "CALC",
-		(long long) a->sram_kb[IF], (long long) a->sram_kb[FI],
-		(long long) a->sram_kb[OF], nt->n, nt->topo_file);
-	fprintf(out, "  %-24s %12s %9s %7s %7s %12s %12s %12s\n", "layer",
-		"cycles", "stalls", "util %", "map %", "IFMAP rd", "FILTER rd",
-		"OFMAP wr");
-	for (i = 0; i < nt->n; i++)
-		table_row(out, sim_scale_topology_layer(nt->topo, i)->name,
-			&nt->res[i]);
-	table_row(out, "total", &nt->total);
-	fprintf(out, "  (cycles are counts; DRAM words; the reports in %s/ "
-		"follow SCALE-Sim: Total Cycles = cycles - 1)\n", dir);
-}
-
-/* A JSON string of a name (layer names are plain text from a CSV). */
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++)
-		if (*s == '"' || *s == '\\')
-			fprintf(out, "\\%c", *s);
-		else if ((unsigned char) *s < 0x20)
-			fprintf(out, "\\u%04x", (unsigned char) *s);
-		else
-			fputc(*s, out);
-	fputc('"', out);
-}
-
-static void json_triple(FILE *out, const char *key, const int64_t *v)
-{
-	fprintf(out, "\"%s\": {\"ifmap\": %lld, \"filter\": %lld, \"ofmap\": "
-		"%lld}", key, (long long) v[0], (long long) v[1],
-		(long long) v[2]);
-}
-
-/* The figures of one layer (or of the totals) as JSON members. */
-static void json_figures(FILE *out, const sim_scale_result *r)
-{
-	fprintf(out, "\"cycles\": %lld, \"stall_cycles\": %lld, "
-		"\"compute_cycles\": %lld, \"macs\": %lld, \"utilization\": "
-		"%.17g, \"mapping_efficiency\": %.17g, ",
-		(long long) r->cycles, (long long) r->stall_cycles,
-		(long long) r->compute_cycles, (long long) r->macs,
-		r->utilization, r->mapping_efficiency);
-	json_triple(out, "sram_reads", r->sram_reads);
-	fputs(", ", out);
-	json_triple(out, "sram_writes", r->sram_writes);
-	fputs(", ", out);
-	json_triple(out, "dram_reads", r->dram_reads);
-	fputs(", ", out);
-	json_triple(out, "dram_writes", r->dram_writes);
-	fprintf(out, ", \"dram_bytes\": %lld", (long long) r->dram_bytes);
-}
-
-static void print_json(FILE *out, const struct net *nt, const char *dir)
-{
-	const sim_scale_arch *a = &nt->cfg.arch;
-	int i;
-
-	fputs("{\"run_name\": ", out);
-	json_str(out, nt->cfg.run_name);
-	fprintf(out, ", \"rows\": %lld, \"cols\": %lld, \"dataflow\": \"%s\", "
-		"\"mode\": \"%s\", \"reports\": ", (long long) a->rows,
-		(long long) a->cols, sim_scale_dataflow_name(a->dataflow),
-		a->bw_mode == SIM_SCALE_USER ? "USER" : "CALC");
-	json_str(out, dir);
-	fputs(",\n \"layers\": [\n", out);
-	for (i = 0; i < nt->n; i++) {
-		fputs("  {\"name\": ", out);
-		json_str(out, sim_scale_topology_layer(nt->topo, i)->name);
-		fputs(", ", out);
-		json_figures(out, &nt->res[i]);
-		fputs(i + 1 < nt->n ? "},\n" : "}\n", out);
-	}
-	fputs(" ],\n \"total\": {", out);
-	json_figures(out, &nt->total);
-	fputs("}}\n", out);
-}
-
-dse_stat dse_scale_net_run(const struct dse_scale_net_opts *o, FILE *out,
+dse_scale_net *dse_scale_net_run(const struct dse_scale_net_opts *o,
 	dse_error *err)
 {
-	struct net nt;
-	char dir[DIR_LEN];
+	struct dse_scale_net *nt = calloc(1, sizeof(*nt));
 	dse_stat st;
 
-	memset(&nt, 0, sizeof(nt));
-	st = read_inputs(o, &nt, err);
-	if (!st)
-		st = run_layers(&nt, err);
-	if (!st)
-		st = write_reports(o, &nt, dir, sizeof(dir), err);
-	if (!st && !o->quiet)
-		(o->json ? print_json : print_table)(out, &nt, dir);
-	sim_scale_topology_free(nt.topo);
-	free(nt.res);
-	return st;
-}
-
-/* ------------------------------------------------------------------ */
-/* One layer */
-
-static void print_triple(FILE *out, const char *what, const int64_t *v)
-{
-	fprintf(out, "  %-22s %14lld %14lld %14lld\n", what, (long long) v[0],
-		(long long) v[1], (long long) v[2]);
-}
-
-static void layer_table(FILE *out, const sim_scale_arch *a,
-	const sim_scale_result *r)
-{
-	fprintf(out, "dse scalesim: %lldx%lld array, %s dataflow, %s mode\n",
-		(long long) a->rows, (long long) a->cols,
-		sim_scale_dataflow_name(a->dataflow),
-		a->bw_mode == SIM_SCALE_USER ? "USER" : "CALC");
-	fprintf(out, "  output                 %lldx%lld\n",
-		(long long) r->out_h, (long long) r->out_w);
-	fprintf(out, "  operands (im2col)      IFMAP %lldx%lld, FILTER %lldx%lld, "
-		"OFMAP %lldx%lld\n", (long long) r->e, (long long) r->win,
-		(long long) r->win, (long long) r->k, (long long) r->e,
-		(long long) r->k);
-	fprintf(out, "  mapping                Sr %lld, Sc %lld, T %lld\n",
-		(long long) r->sr, (long long) r->sc, (long long) r->t);
-	fprintf(out, "  folds                  %lld (%lld row x %lld col)\n",
-		(long long) r->folds, (long long) r->row_folds,
-		(long long) r->col_folds);
-	fprintf(out, "  cycles                 %lld (SCALE-Sim's Total Cycles "
-		"%lld)\n", (long long) r->cycles,
-		(long long) r->report.total_cycles);
-	fprintf(out, "  compute cycles         %lld\n",
-		(long long) r->compute_cycles);
-	fprintf(out, "  fill/drain cycles      %lld\n",
-		(long long) r->fill_drain_cycles);
-	fprintf(out, "  stall cycles           %lld\n",
-		(long long) r->stall_cycles);
-	fprintf(out, "  MACs                   %lld\n", (long long) r->macs);
-	fprintf(out, "  PE utilisation         %.4f %%\n", 100 * r->utilization);
-	fprintf(out, "  mapping efficiency     %.4f %%\n",
-		100 * r->mapping_efficiency);
-	fprintf(out, "  %-22s %14s %14s %14s\n", "words", "ifmap", "filter",
-		"ofmap");
-	print_triple(out, "SRAM reads", r->sram_reads);
-	print_triple(out, "SRAM writes", r->sram_writes);
-	print_triple(out, "SRAM size (KiB)", a->sram_kb);
-	print_triple(out, "DRAM reads", r->dram_reads);
-	print_triple(out, "DRAM writes", r->dram_writes);
-	fprintf(out, "  DRAM bytes             %lld (%lld-byte words)\n",
-		(long long) r->dram_bytes, (long long) a->word_bytes);
-}
-
-void dse_scale_print_layer(FILE *out, const sim_scale_arch *a,
-	const sim_scale_result *r, int json)
-{
-	if (!json) {
-		layer_table(out, a, r);
-		return;
+	if (!nt) {
+		dse_error_set(err, DSE_E_NOMEM, "out of memory");
+		return NULL;
 	}
-	fprintf(out, "{\"rows\": %lld, \"cols\": %lld, \"dataflow\": \"%s\", "
-		"\"mode\": \"%s\", \"out_h\": %lld, \"out_w\": %lld, \"e\": "
-		"%lld, \"win\": %lld, \"k\": %lld, \"sr\": %lld, \"sc\": %lld, "
-		"\"t\": %lld, \"row_folds\": %lld, \"col_folds\": %lld, "
-		"\"folds\": %lld, \"fill_drain_cycles\": %lld, "
-		"\"scalesim_total_cycles\": %lld, ", (long long) a->rows,
-		(long long) a->cols, sim_scale_dataflow_name(a->dataflow),
-		a->bw_mode == SIM_SCALE_USER ? "USER" : "CALC",
-		(long long) r->out_h, (long long) r->out_w, (long long) r->e,
-		(long long) r->win, (long long) r->k, (long long) r->sr,
-		(long long) r->sc, (long long) r->t,
-		(long long) r->row_folds, (long long) r->col_folds,
-		(long long) r->folds, (long long) r->fill_drain_cycles,
-		(long long) r->report.total_cycles);
-	json_triple(out, "sram_kb", a->sram_kb);
-	fprintf(out, ", \"word_bytes\": %lld, ", (long long) a->word_bytes);
-	json_figures(out, r);
-	fputs("}\n", out);
+	st = read_inputs(o, nt, err);
+	if (!st)
+		st = run_layers(nt, err);
+	if (!st)
+		st = write_reports(o, nt, nt->dir, sizeof(nt->dir), err);
+	return st ? dse_scale_net_free(nt) : nt;
+}
+
+dse_scale_net *dse_scale_net_free(dse_scale_net *nt)
+{
+	if (nt) {
+		sim_scale_topology_free(nt->topo);
+		free(nt->res);
+		free(nt);
+	}
+	return NULL;
+}
+
+const sim_scale_config *dse_scale_net_config(const dse_scale_net *nt)
+{
+	return &nt->cfg;
+}
+
+const char *dse_scale_net_topology_file(const dse_scale_net *nt)
+{
+	return nt->topo_file;
+}
+
+const char *dse_scale_net_dir(const dse_scale_net *nt)
+{
+	return nt->dir;
+}
+
+int dse_scale_net_n_layers(const dse_scale_net *nt)
+{
+	return nt->n;
+}
+
+const sim_scale_topo_layer *dse_scale_net_layer(const dse_scale_net *nt,
+	int i)
+{
+	return sim_scale_topology_layer(nt->topo, i);
+}
+
+const sim_scale_result *dse_scale_net_result(const dse_scale_net *nt,
+	int i)
+{
+	return i >= 0 && i < nt->n ? &nt->res[i] : NULL;
+}
+
+const sim_scale_result *dse_scale_net_total(const dse_scale_net *nt)
+{
+	return &nt->total;
 }
