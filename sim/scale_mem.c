@@ -376,27 +376,34 @@ struct user_rd {
 /* How many moves of the window by p_sets bring address "a" into it: 0
  * when it is in already.  After m moves set s is in the window when
  * (s - start - m p) mod n < a_sets; that offset falls by p a move, and a
- * window at least as wide as a move cannot be jumped over.
+ * window at least as wide as a move cannot be jumped over.  The moves
+ * grow with the offset, so the set nearest ahead of the start decides:
+ * the first at or after the start, else (the offset wraps) the first of
+ * all.  The sets of a word are ascending, so a binary search finds it
+ * (a word of a weight-stationary FILTER is in hundreds of sets).
  */
 static int64_t user_moves(const struct user_rd *r, int64_t a)
 {
-	int64_t best = -1, i;
+	int64_t lo = r->at[a], hi = r->at[a + 1], first = lo, off;
 
-	for (i = r->at[a]; i < r->at[a + 1]; i++) {
-		/* Both the set and the start lie in [0, n_sets), so one
-		 * addition takes the offset modulo n_sets.
-		 */
-		int64_t off = (int64_t) r->sets[i] - r->start, m;
+	if (lo == hi)
+		return -1;
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
 
-		if (off < 0)
-			off += r->n_sets;
-		if (off < r->a_sets)
-			return 0;
-		m = dse_cdiv(off - r->a_sets + 1, r->p_sets);
-		if (best < 0 || m < best)
-			best = m;
+		if (r->sets[mid] < r->start)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return best;
+	/* Both the set and the start lie in [0, n_sets), so one addition
+	 * takes the offset modulo n_sets.
+	 */
+	off = lo < r->at[a + 1] ? (int64_t) r->sets[lo] - r->start :
+		(int64_t) r->sets[first] - r->start + r->n_sets;
+	if (off < r->a_sets)
+		return 0;
+	return dse_cdiv(off - r->a_sets + 1, r->p_sets);
 }
 
 /* The words of a row at cycle "cycle"; returns SCALE-Sim's offset (the
