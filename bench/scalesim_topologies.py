@@ -6,7 +6,7 @@ eyeriss.cfg of a scale-sim-v2 checkout, all CALC mode) and each topology
 CSV under its topologies/ folder, this
 
 - reads the topology with SCALE-Sim's own reader (scalesim/topology_utils.py)
-  and with dse, and compares the layer lists (names, the nine columns);
+  and with dse, and compares the layer lists (names and MACs);
   where SCALE-Sim's reader fails on a file (a tab-separated file, title
   rows, a spreadsheet's extra columns, rows without the final comma), it
   is given the file with those mended, and the table says so;
@@ -96,11 +96,14 @@ def scalesim_layers(src, path, form):
     return None, True, None
 
 
-def dse_layers(dse, cfg, path, form):
-    r = subprocess.run([dse, "scalesim", "--json", "-c", cfg, "-t", path,
-                        "-i", form, "-p", tempfile.gettempdir()],
-                       capture_output=True, text=True,
-                       env=dict(os.environ, OMP_NUM_THREADS="1"))
+def dse_layers(dse, cfg, path, form, limit):
+    try:
+        r = subprocess.run([dse, "scalesim", "--json", "-c", cfg, "-t", path,
+                            "-i", form, "-p", tempfile.gettempdir()],
+                           capture_output=True, text=True, timeout=limit,
+                           env=dict(os.environ, OMP_NUM_THREADS="1"))
+    except subprocess.TimeoutExpired:
+        return None, "not run: over %g s" % limit
     if r.returncode:
         return None, r.stderr.strip().splitlines()[0]
     return json.loads(r.stdout)["layers"], None
@@ -153,6 +156,8 @@ def main():
     ap.add_argument("--scalesim", default=os.environ.get("SCALESIM_SRC"))
     ap.add_argument("--configs", default="scale,google,eyeriss")
     ap.add_argument("--max-cells", type=float, default=3e7)
+    ap.add_argument("--timeout", type=float, default=120,
+                    help="seconds dse may take on one topology")
     ap.add_argument("--expect", help="write the reader's test table here")
     ap.add_argument("--only", help="topologies whose path contains this")
     args = ap.parse_args()
@@ -177,7 +182,7 @@ def main():
             path = os.path.join(topo_dir, rel)
             form = form_of(path)
             theirs, mended, topo = scalesim_layers(src, path, form)
-            ours, err = dse_layers(args.dse, cfg, path, form)
+            ours, err = dse_layers(args.dse, cfg, path, form, args.timeout)
             note = " (SCALE-Sim's reader fails; mended)" if mended else ""
             if name == args.configs.split(",")[0]:
                 expect.append((rel, form, theirs, err))
@@ -188,7 +193,8 @@ def main():
                          "%d layers" % len(theirs), note))
                 continue
             if len(ours) != len(theirs) or any(
-                    o["name"] != t[0] for o, t in zip(ours, theirs)):
+                    o["name"] != t[0] or o["macs"] != topo.get_layer_mac_ops(i)
+                    for i, (o, t) in enumerate(zip(ours, theirs))):
                 print("%-8s %-55s layer lists differ: dse %d, SCALE-Sim %d%s"
                       % (name, rel, len(ours), len(theirs), note))
                 continue
