@@ -226,6 +226,24 @@ static void cand_name(const poly_analysis *a, int i, char *buf, size_t size)
 	dse_appendf(buf, size, "]");
 }
 
+/* Where the number "v" is written in "text" (the first time, as a whole
+ * number), for an error that points at it; 0 when it is not there.
+ */
+static int number_at(const char *text, int v)
+{
+	char num[16];
+	const char *p = text;
+	size_t n;
+
+	snprintf(num, sizeof(num), "%d", v);
+	n = strlen(num);
+	for (; v >= 0 && (p = strstr(p, num)); p += n)
+		if ((p == text || !isdigit((unsigned char) p[-1])) &&
+		    !isdigit((unsigned char) p[n]))
+			return (int) (p - text);
+	return 0;
+}
+
 /* [space] space_time: one candidate (the analysis's default without the
  * key) into ctx->tmpl, or, for "all" and lists, every candidate named
  * into ctx->cands.
@@ -245,10 +263,13 @@ static dse_stat setup_candidates(dse_ctx *ctx, const char *name,
 		list[n++] = a->default_candidate;
 	for (i = 0; i < n; i++)
 		if (i >= POLY_MAX_CANDIDATES || list[i] >= a->n_candidates)
-			return error_at(ctx, "space", "space_time", err,
-				"kernel '%s' has %d space-time candidates "
-				"(0..%d); 'dse analyze' lists them", name,
-				a->n_candidates, a->n_candidates - 1);
+			return dse_ctx_error(ctx, "space", "space_time",
+				number_at(dse_cfg_string(ctx->cfg, "space",
+				"space_time", ""), i < POLY_MAX_CANDIDATES ?
+				list[i] : -1), err, "kernel '%s' has %d "
+				"space-time candidates (0..%d); 'dse analyze' "
+				"lists them", name, a->n_candidates,
+				a->n_candidates - 1);
 	if (n == 1 && dse_cfg_candidates(ctx->cfg, "space", "space_time",
 			NULL, 0) >= 0)
 		return poly_template_from(a, list[0], &ctx->tmpl, err);

@@ -151,8 +151,12 @@ static const struct cands_case cands_cases[] = {
 	{ "space_time = all", 6, 0, 5, 0, 0 },
 	{ "space_time = 5, 0, 3", 3, 0, 5, 0, 0 },
 	{ "space_time = 3..4", 2, 3, 4, 0, 0 },
-	{ "space_time = 2, 17", 0, 0, 0, 12, 14 },
-	{ "space_time = 1..6", 0, 0, 0, 12, 14 },
+	/* The error points at the number the kernel lacks. */
+	{ "space_time = 2, 17", 0, 0, 0, 12, 17 },
+	{ "space_time = 1..6", 0, 0, 0, 12, 17 },
+	/* 6 is not written: at the value's start. */
+	{ "space_time = 0..7", 0, 0, 0, 12, 14 },
+	{ "space_time = 1, 6..9", 0, 0, 0, 12, 17 },
 };
 
 /* The space of candidate "c" alone, as space_time = c builds it. */
