@@ -42,21 +42,28 @@ struct parts_run {
 	uint64_t total;		/* points, or the budget, of the whole */
 };
 
-/* Points of part p (in its own knobs and indices) into "to", as points of
- * the whole.  -1 on memory exhaustion.
+/* Point "from" of part p (in its own knobs and index) as a point of the
+ * whole.
  */
+static search_point placed(const struct parts_run *run, int p,
+	const search_point *from)
+{
+	search_point q = *from;
+
+	search_space_place(run->space, p, from->knobs, q.knobs);
+	q.index += search_space_part_offset(run->space, p);
+	return q;
+}
+
+/* Part p's front or cloud into the whole's.  -1 on memory exhaustion. */
 static int fold_front(const struct parts_run *run, int p,
 	const search_front *from, search_front *to)
 {
-	uint64_t off = search_space_part_offset(run->space, p);
 	size_t i, n = from ? search_front_size(from) : 0;
 
 	for (i = 0; i < n; i++) {
-		search_point q = *search_front_at(from, i);
+		search_point q = placed(run, p, search_front_at(from, i));
 
-		search_space_place(run->space, p, search_front_at(from,
-			i)->knobs, q.knobs);
-		q.index += off;
 		if (search_front_add(to, &q) < 0)
 			return -1;
 	}
@@ -66,15 +73,11 @@ static int fold_front(const struct parts_run *run, int p,
 static int fold_cloud(const struct parts_run *run, int p,
 	const search_cloud *from, search_cloud *to)
 {
-	uint64_t off = search_space_part_offset(run->space, p);
 	size_t i, n = from ? search_cloud_size(from) : 0;
 
 	for (i = 0; i < n; i++) {
-		search_point q = *search_cloud_at(from, i);
+		search_point q = placed(run, p, search_cloud_at(from, i));
 
-		search_space_place(run->space, p, search_cloud_at(from,
-			i)->knobs, q.knobs);
-		q.index += off;
 		if (search_cloud_add(to, &q) < 0)
 			return -1;
 	}

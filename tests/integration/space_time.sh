@@ -114,15 +114,21 @@ sed -e "s|^params .*|params  = M=360, N=360, K=360|" \
 grep -q "^checkpoint = 0.2" "$TMP/big.cfg" && ok || fail "no big.cfg"
 OMP_NUM_THREADS=1 "$DSE" -q -o "$TMP/big-ref.h5" "$TMP/big.cfg" && ok ||
 	fail "uninterrupted sweep of big.cfg"
-OMP_NUM_THREADS=1 "$DSE" -q -o "$TMP/big.h5" "$TMP/big.cfg" &
-pid=$!
-for i in $(seq 1 1000); do
-	[ -e "$TMP/big.h5" ] && break
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.02
-done
-kill -KILL "$pid" 2>/dev/null
-wait "$pid" 2>/dev/null
+# kill_after_checkpoint CFG OUT: a sweep killed with SIGKILL as soon as
+# its first checkpoint is committed (or once it is over).
+kill_after_checkpoint() {
+	local pid i
+	OMP_NUM_THREADS=1 "$DSE" -q -o "$2" "$1" &
+	pid=$!
+	for i in $(seq 1 1000); do
+		[ -e "$2" ] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.02
+	done
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+}
+kill_after_checkpoint "$TMP/big.cfg" "$TMP/big.h5"
 complete=$(/usr/bin/python3 -c "
 import sys, h5py
 print(h5py.File(sys.argv[1], 'r').attrs['complete'])" "$TMP/big.h5" 2>&1)
@@ -140,15 +146,7 @@ else
 	echo "note: big.cfg finished before the kill ($complete)"
 fi
 sed -e "s|^space_time = all|space_time = 0|" "$TMP/big.cfg" >"$TMP/big0.cfg"
-OMP_NUM_THREADS=1 "$DSE" -q -o "$TMP/one.h5" "$TMP/big0.cfg" &
-pid=$!
-for i in $(seq 1 1000); do
-	[ -e "$TMP/one.h5" ] && break
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.02
-done
-kill -KILL "$pid" 2>/dev/null
-wait "$pid" 2>/dev/null
+kill_after_checkpoint "$TMP/big0.cfg" "$TMP/one.h5"
 run_status 2 "a one-candidate checkpoint resumes no sweep of all" \
 	--resume -q -o "$TMP/one.h5" "$TMP/big.cfg"
 finish
