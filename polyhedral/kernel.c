@@ -937,6 +937,147 @@ static dse_stat take_schedule(poly__kernel *k, const poly_kernel_desc *desc,
 	return check_schedule_shape(k, desc, err);
 }
 
+/* Whether the schedule t of the one statement (kept) leaves its loops as
+ * they are: each time dimension d is loop d.
+ */
+static isl_bool keeps_loops(poly__kernel *k, __isl_keep isl_map *t)
+{
+	isl_map *id = isl_map_identity(isl_space_map_from_set(
+		isl_set_get_space(k->domain)));
+	isl_map *same = isl_map_copy(t);
+	isl_bool eq;
+
+	id = isl_map_intersect_domain(id, isl_set_copy(k->domain));
+	same = isl_map_set_tuple_name(same, isl_dim_out, k->statement);
+	eq = isl_map_is_equal(same, id);
+	isl_map_free(same);
+	isl_map_free(id);
+	return eq;
+}
+
+/* Names each unnamed time dimension d of t (taken, given back): after the
+ * loop it equals, when it is one (an interchange), else after loop d (a
+ * skewed loop keeps its name).
+ */
+static __isl_give isl_map *name_dims(poly__kernel *k, __isl_take isl_map *t)
+{
+	for (int d = 0; t && d < k->n_loops; d++) {
+		int from = d;
+
+		if (isl_map_has_dim_name(t, isl_dim_out, d) == isl_bool_true)
+			continue;
+		for (int l = 0; l < k->n_loops; l++) {
+			isl_map *eq = isl_map_equate(isl_map_copy(t),
+				isl_dim_in, l, isl_dim_out, d);
+			isl_bool same = isl_map_is_equal(eq, t);
+
+			isl_map_free(eq);
+			if (same < 0)
+				return isl_map_free(t);
+			if (same) {
+				from = l;
+				break;
+			}
+		}
+		t = isl_map_set_dim_name(t, isl_dim_out, d, k->loop[from]);
+	}
+	return t;
+}
+
+/* Rewrites the statement, its domain and its accesses in the loops of the
+ * transformation t (taken), whose time dimension d is named as the
+ * schedule names it or else after loop d; then the loops, their bounds
+ * and the program order are those of the transformed nest.
+ */
+static dse_stat apply_transform(poly__kernel *k, __isl_take isl_map *t,
+	const poly_kernel_desc *desc, dse_error *err)
+{
+	isl_union_map *ut;
+
+	t = name_dims(k, t);
+	if (!t)
+		return poly__isl_error(k->ctx, err, "naming the loops");
+	for (int d = 0; d < k->n_loops; d++)
+		for (int e = 0; e < d; e++)
+			if (!strcmp(isl_map_get_dim_name(t, isl_dim_out, d),
+			    isl_map_get_dim_name(t, isl_dim_out, e))) {
+				isl_map_free(t);
+				return poly__input_error(err,
+					&desc->schedule_src, "two loops of the "
+					"transformed nest would be called '%s'; "
+					"name the schedule's dimensions, e.g. "
+					"S[t,i] -> [t2, i2] : t2 = t and "
+					"i2 = t + i",
+					k->loop[d]);
+			}
+	t = isl_map_set_tuple_name(t, isl_dim_out, k->statement);
+	ut = isl_union_map_from_map(t);
+	k->domains = isl_union_set_apply(k->domains,
+		isl_union_map_copy(ut));
+	k->reads = isl_union_map_apply_domain(k->reads,
+		isl_union_map_copy(ut));
+	k->writes = isl_union_map_apply_domain(k->writes, ut);
+	isl_set_free(k->domain);
+	k->domain = NULL;
+	isl_union_map_free(k->schedule);
+	k->schedule = NULL;
+	if (!k->domains || !k->reads || !k->writes)
+		return poly__isl_error(k->ctx, err, "transforming the loops");
+	if (pick_compute(k, &desc->schedule_src, err) != dse_stat_ok ||
+	    name_loops(k, &desc->schedule_src, err) != dse_stat_ok ||
+	    check_box(k, &desc->schedule_src, err) != dse_stat_ok)
+		return dse_stat_error;
+	k->schedule = default_schedule(k);
+	return k->schedule ? dse_stat_ok :
+		poly__isl_error(k->ctx, err, "building the schedule");
+}
+
+/* A schedule given for a kernel of one statement that sends its n loops
+ * one to one onto n time dimensions (a skew S[t,i] -> [t, t + i], an
+ * interchange, a reversal) is a loop transformation, and the analysis
+ * works on the transformed nest, as AutoSA works on the schedule it is
+ * given: a skewed stencil's dependences, band and candidates are those of
+ * the skewed loops.  Any other schedule only orders the statements.
+ */
+static dse_stat transform_loops(poly__kernel *k, const poly_kernel_desc *desc,
+	dse_error *err)
+{
+	isl_map *t;
+	isl_size n_out;
+	isl_bool keeps, injective;
+
+	if (k->n_stmts != 1 || !desc->schedule || !desc->schedule[0])
+		return dse_stat_ok;
+	t = isl_map_from_union_map(isl_union_map_copy(k->schedule));
+	n_out = isl_map_dim(t, isl_dim_out);
+	if (n_out < 0) {
+		isl_map_free(t);
+		return poly__isl_error(k->ctx, err, "reading the schedule");
+	}
+	if (n_out != k->n_loops) {
+		isl_map_free(t);
+		return dse_stat_ok;
+	}
+	keeps = keeps_loops(k, t);
+	injective = keeps ? isl_bool_false : isl_map_is_injective(t);
+	if (keeps < 0 || injective < 0) {
+		isl_map_free(t);
+		return poly__isl_error(k->ctx, err, "reading the schedule");
+	}
+	if (keeps) {
+		isl_map_free(t);
+		return dse_stat_ok;
+	}
+	if (!injective) {
+		isl_map_free(t);
+		return poly__input_error(err, &desc->schedule_src, "the "
+			"schedule sends two instances of '%s' to the same time; "
+			"a loop transformation such as a skew, S[t,i] -> "
+			"[t, t + i], is one to one", k->statement);
+	}
+	return apply_transform(k, t, desc, err);
+}
+
 /* The checks that need the parameter values, in the order a user would
  * fix them.  Keeps dom, reads, writes and params.
  */
@@ -966,6 +1107,7 @@ static dse_stat check_fixed(poly__kernel *k, const poly_kernel_desc *desc,
 			"one write access such as %s[...] -> C[...]",
 			k->statement);
 	if (take_schedule(k, desc, params, err) != dse_stat_ok ||
+	    transform_loops(k, desc, err) != dse_stat_ok ||
 	    poly__check_roles(k, desc, err) != dse_stat_ok)
 		return dse_stat_error;
 	return find_reduction(k, desc, err);

@@ -112,4 +112,17 @@ d = json.load(open(sys.argv[1])); assert d['design'].startswith('{kernel[]->spac
 			fail "tune configs/$cfg: $(head -c 300 "$TMP/err")"
 	fi
 done <<<"$table"
+
+# The stencil skewed by its config's schedule: both loops in the band, the
+# one candidate along t, and the tuned C written in the skewed loops.
+J="$SRC/configs/jacobi-1d.cfg"
+"$DSE" analyze "$J" >"$TMP/a" 2>"$TMP/err" &&
+	grep -qE '^  band +t, i \(outermost permutable\)' "$TMP/a" &&
+	grep -qE '^space-time candidates \(1; default 0\)' "$TMP/a" && ok ||
+	fail "jacobi-1d.cfg: not the skewed band: $(head -c 300 "$TMP/a" "$TMP/err")"
+"$DSE" tune -q --objective latency -o "$TMP/j-sa" "$J" >/dev/null \
+	2>"$TMP/err" &&
+	grep -qE 'for \(int i = t \+ 1; i <= t \+ 254; i \+= 1\)' \
+		"$TMP/j-sa/jacobi-1d.c" && ok ||
+	fail "jacobi-1d.cfg: the tuned C is not skewed: $(cat "$TMP/err")"
 finish

@@ -476,6 +476,100 @@ static void test_counts(void **state)
 	}
 }
 
+/* A schedule that sends the loops of a single statement one to one onto
+ * as many time dimensions is a loop transformation, and the analysis is
+ * that of the transformed nest.  The expected values, by hand, for a
+ * 1-D Jacobi stencil in single-assignment form, A[t+1][i] from A[t][i-1],
+ * A[t][i] and A[t][i+1], T = 4 steps over 1 <= i < 9 (N = 10):
+ * - as written, the flows have distances (1,-1), (1,0) and (1,1): only t
+ *   is permutable, so the band is t alone and t the one space loop;
+ * - skewed to (t, t + i), the distances are (1,0), (1,1), (1,2): the band
+ *   is both loops, but i + t carries its dependences up to two steps, so
+ *   the space loop is still t alone (AutoSA's rule); the parallelogram
+ *   keeps its 4 * 8 instances in a box of 4 * (8 + 3);
+ * - an interchange (j, i) of a matrix multiply renames the loops and
+ *   moves the accumulation to the first loop.
+ */
+static void test_transforms(void **state)
+{
+	static const struct {
+		const char *what, *domain, *reads, *writes, *schedule;
+		const char *loops;	/* "name:extent ..." */
+		int band;
+		const char *space;	/* the candidates' space loops */
+		const char *flow;	/* distance range of the flow */
+		uint64_t points, box;
+	} cases_t[] = {
+		{ "jacobi-1d as written",
+		  "{ S[t,i] : 0 <= t < 4 and 1 <= i < 9 }",
+		  "{ S[t,i] -> A[t, i - 1]; S[t,i] -> A[t, i]; "
+		  "S[t,i] -> A[t, i + 1] }", "{ S[t,i] -> A[t + 1, i] }",
+		  NULL, "t:4 i:8", 1, "t", "1..1,-1..1", 32, 32 },
+		{ "jacobi-1d skewed (t, t + i)",
+		  "{ S[t,i] : 0 <= t < 4 and 1 <= i < 9 }",
+		  "{ S[t,i] -> A[t, i - 1]; S[t,i] -> A[t, i]; "
+		  "S[t,i] -> A[t, i + 1] }", "{ S[t,i] -> A[t + 1, i] }",
+		  "{ S[t,i] -> [t, t + i] }", "t:4 i:11", 2, "t",
+		  "1..1,0..2", 32, 44 },
+		{ "matrix multiply with j and i interchanged",
+		  "{ S[i,j,k] : 0 <= i < 2 and 0 <= j < 3 and 0 <= k < 4 }",
+		  MM3_READS, MM3_WRITES, "{ S[i,j,k] -> [j,i,k] }",
+		  "j:3 i:2 k:4", 3, "j|i|k|j,i|j,k|i,k", "0..0,0..0,1..1",
+		  24, 24 },
+	};
+
+	(void) state;
+	for (size_t c = 0; c < sizeof(cases_t) / sizeof(cases_t[0]); c++) {
+		const int64_t unused[3] = { 1, 1, 1 };
+		poly_kernel_desc d = test_desc("mm", unused);
+		char loops[128] = "", space[128] = "", flow[128] = "";
+		size_t ll = 0, ls = 0, lf = 0;
+		poly_analysis *a;
+
+		d.name = "transform";
+		d.domain = cases_t[c].domain;
+		d.reads = cases_t[c].reads;
+		d.writes = cases_t[c].writes;
+		d.schedule = cases_t[c].schedule;
+		d.n_params = 0;
+		d.reduction = NULL;
+		a = test_analyze(&d, cases_t[c].what);
+		for (int l = 0; l < a->n_loops; l++)
+			ll += (size_t) snprintf(loops + ll, sizeof(loops) - ll,
+				"%s%s:%lld", l ? " " : "", a->loop[l],
+				(long long) a->extent[l]);
+		for (int k = 0; k < a->n_candidates; k++)
+			for (int s = 0; s < a->cand[k].n_space; s++)
+				ls += (size_t) snprintf(space + ls,
+					sizeof(space) - ls, "%s%s", s ? "," :
+					k ? "|" : "", a->loop[a->cand[k].space[s]]);
+		for (int i = 0; i < a->n_deps; i++)
+			for (int l = 0; a->dep[i].kind == POLY_DEP_FLOW &&
+			     l < a->n_loops; l++)
+				lf += (size_t) snprintf(flow + lf,
+					sizeof(flow) - lf, "%s%lld..%lld",
+					l ? "," : "",
+					(long long) a->dep[i].dist_min[l],
+					(long long) a->dep[i].dist_max[l]);
+		if (strcmp(loops, cases_t[c].loops) ||
+		    a->band != cases_t[c].band ||
+		    strcmp(space, cases_t[c].space) ||
+		    strcmp(flow, cases_t[c].flow) ||
+		    a->points != cases_t[c].points ||
+		    a->box_points != cases_t[c].box)
+			fail_msg("%s: loops %s band %d space %s flow %s, %llu "
+				"in %llu; want %s, %d, %s, %s, %llu in %llu",
+				cases_t[c].what, loops, a->band, space, flow,
+				(unsigned long long) a->points,
+				(unsigned long long) a->box_points,
+				cases_t[c].loops, cases_t[c].band,
+				cases_t[c].space, cases_t[c].flow,
+				(unsigned long long) cases_t[c].points,
+				(unsigned long long) cases_t[c].box);
+		poly_analysis_free(a);
+	}
+}
+
 int run_analysis_tests(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -484,6 +578,7 @@ int run_analysis_tests(void)
 		cmocka_unit_test(test_ops),
 		cmocka_unit_test(test_schedules),
 		cmocka_unit_test(test_counts),
+		cmocka_unit_test(test_transforms),
 	};
 
 	return cmocka_run_group_tests_name("polyhedral.analysis", tests, NULL,

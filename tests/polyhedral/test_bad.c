@@ -69,12 +69,15 @@ struct bad_case {
 
 /* A[i][j] = A[i - 1][j] run with i going down: every element is read
  * before the iteration that writes it, an anti dependence of distance
- * -1 along the outer loop, so no loop can be tiled.
+ * -1 along the outer loop, so no loop can be tiled.  The schedule has a
+ * time dimension more than the loops, so it orders the instances without
+ * becoming the loops (S[i,j] -> [-i, j] would be a reversal, analysed as
+ * the reversed nest).
  */
 #define REVERSED_DOMAIN "[N] -> { S[i,j] : 1 <= i < N and 0 <= j < N }"
 #define REVERSED_READS "[N] -> { S[i,j] -> A[i - 1, j] }"
 #define REVERSED_WRITES "[N] -> { S[i,j] -> A[i, j] }"
-#define REVERSED_SCHEDULE "[N] -> { S[i,j] -> [-i, j] }"
+#define REVERSED_SCHEDULE "[N] -> { S[i,j] -> [0, -i, j] }"
 
 static const struct bad_case cases[] = {
 	/* Strings isl cannot read. */
@@ -213,6 +216,18 @@ static const struct bad_case cases[] = {
 	{ "no permutable band", REVERSED_DOMAIN, REVERSED_READS,
 	  REVERSED_WRITES, REVERSED_SCHEDULE, NN8, NULL, 0, ANALYSIS_ONLY,
 	  SRC_DOMAIN, "no permutable loop band" },
+	/* A schedule with as many dimensions as the loops transforms them,
+	 * so it must be one to one and leave every loop a name of its own.
+	 */
+	{ "a transformation that is not one to one", REVERSED_DOMAIN,
+	  REVERSED_READS, REVERSED_WRITES, "[N] -> { S[i,j] -> [i, i] }", NN8,
+	  NULL, 0, ANALYSIS_ONLY, SRC_SCHEDULE,
+	  "the schedule sends two instances of 'S' to the same time" },
+	{ "a transformation that names two loops alike", REVERSED_DOMAIN,
+	  REVERSED_READS, REVERSED_WRITES,
+	  "[N] -> { S[i,j] -> [j, i + j] }", NN8, NULL, 0, ANALYSIS_ONLY,
+	  SRC_SCHEDULE, "two loops of the transformed nest would be called "
+	  "'j'; name the schedule's dimensions" },
 	/* The same kernel in the forward order is fine (see below). */
 	{ "no space loop: dependences two iterations long",
 	  "[N] -> { S[i,j] : 2 <= i < N and 2 <= j < N }",
