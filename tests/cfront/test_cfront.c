@@ -23,6 +23,7 @@
 #include <isl/union_set.h>
 
 #include "cfront/cfront.h"
+#include "tests/cfront/cfront_test.h"
 #include "tests/support/mm_kernel.h"
 
 #ifndef DSE_SOURCE_DIR
@@ -570,11 +571,10 @@ static void test_roles(void **state)
 
 /* --- the C twins of the example kernels ---------------------------------- */
 
-/* Appends printf-style text to a growing dump. */
-static void put(char *buf, size_t size, size_t *len, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void put(char *buf, size_t size, size_t *len, const char *fmt, ...)
+/* Appends printf-style text to a growing dump (declared in
+ * cfront_test.h: the example tests use it too).
+ */
+void cf_put(char *buf, size_t size, size_t *len, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -591,11 +591,11 @@ static void put(char *buf, size_t size, size_t *len, const char *fmt, ...)
 static void dump_group(const poly_group *g, char *buf, size_t size,
 	size_t *len)
 {
-	put(buf, size, len, "  %s %s kind %d acc %d deps", g->name, g->array,
+	cf_put(buf, size, len, "  %s %s kind %d acc %d deps", g->name, g->array,
 		g->kind, g->access);
 	for (int d = 0; d < g->n_deps; d++)
-		put(buf, size, len, " %d", g->dep[d]);
-	put(buf, size, len, " dir %d,%d,%d known %d type %d in %d out %d "
+		cf_put(buf, size, len, " %d", g->dep[d]);
+	cf_put(buf, size, len, " dir %d,%d,%d known %d type %d in %d out %d "
 		"pruned %d emb %d levels %d buf %d\n   W_in %s\n   W_out %s\n",
 		g->dir[0], g->dir[1], g->dir[2], g->dir_known, g->type,
 		g->copy_in, g->copy_out, g->pruned, g->embedded, g->levels,
@@ -610,47 +610,47 @@ static void dump(const poly_analysis *a, char *buf, size_t size)
 	size_t len = 0;
 
 	buf[0] = '\0';
-	put(buf, size, &len, "statement %s of %d\n", a->statement,
+	cf_put(buf, size, &len, "statement %s of %d\n", a->statement,
 		a->n_statements);
 	for (int l = 0; l < a->n_loops; l++)
-		put(buf, size, &len, "loop %s %lld parallel %d space %d\n",
+		cf_put(buf, size, &len, "loop %s %lld parallel %d space %d\n",
 			a->loop[l], (long long) a->extent[l], a->parallel[l],
 			a->space_ok[l]);
-	put(buf, size, &len, "band %d reduction %d simd %d %s\n", a->band,
+	cf_put(buf, size, &len, "band %d reduction %d simd %d %s\n", a->band,
 		a->reduction, a->simd_loop, a->simd_layout);
-	put(buf, size, &len, "points %llu box %llu ops %d roles",
+	cf_put(buf, size, &len, "points %llu box %llu ops %d roles",
 		(unsigned long long) a->points,
 		(unsigned long long) a->box_points, a->ops_per_point);
 	for (int s = 0; s < a->n_statements; s++)
-		put(buf, size, &len, " %s:%d", a->stmt_name[s],
+		cf_put(buf, size, &len, " %s:%d", a->stmt_name[s],
 			a->stmt_role[s]);
-	put(buf, size, &len, "\n");
+	cf_put(buf, size, &len, "\n");
 	for (int i = 0; i < a->n_accesses; i++)
-		put(buf, size, &len, "access %s %s w %d may %d\n",
+		cf_put(buf, size, &len, "access %s %s w %d may %d\n",
 			a->access[i].array, a->access[i].text,
 			a->access[i].write, a->access[i].may);
 	for (int i = 0; i < a->n_deps; i++) {
 		const poly_dep *d = &a->dep[i];
 
-		put(buf, size, &len, "dep %s %d %s %d %s", d->name, d->kind,
+		cf_put(buf, size, &len, "dep %s %d %s %d %s", d->name, d->kind,
 			d->array, d->access, d->relation);
 		for (int l = 0; l < a->n_loops; l++)
-			put(buf, size, &len, " %lld..%lld",
+			cf_put(buf, size, &len, " %lld..%lld",
 				(long long) d->dist_min[l],
 				(long long) d->dist_max[l]);
-		put(buf, size, &len, "\n");
+		cf_put(buf, size, &len, "\n");
 	}
-	put(buf, size, &len, "default %d\n", a->default_candidate);
+	cf_put(buf, size, &len, "default %d\n", a->default_candidate);
 	for (int c = 0; c < a->n_candidates; c++) {
 		const poly_candidate *k = &a->cand[c];
 
-		put(buf, size, &len, "candidate %d space", k->index);
+		cf_put(buf, size, &len, "candidate %d space", k->index);
 		for (int s = 0; s < k->n_space; s++)
-			put(buf, size, &len, " %d", k->space[s]);
-		put(buf, size, &len, " time");
+			cf_put(buf, size, &len, " %d", k->space[s]);
+		cf_put(buf, size, &len, " time");
 		for (int t = 0; t < k->n_time; t++)
-			put(buf, size, &len, " %d", k->time[t]);
-		put(buf, size, &len, "\n");
+			cf_put(buf, size, &len, " %d", k->time[t]);
+		cf_put(buf, size, &len, "\n");
 		for (int g = 0; g < k->n_groups; g++)
 			dump_group(&k->group[g], buf, size, &len);
 	}
@@ -824,6 +824,8 @@ int main(int argc, char **argv)
 	if (all || !strcmp(group, "twins"))
 		failed += cmocka_run_group_tests_name("cfront.twins", twin, NULL,
 			NULL);
+	if (all || !strcmp(group, "examples"))
+		failed += run_example_tests();
 	if (all || !strcmp(group, "emit"))
 		failed += cmocka_run_group_tests_name("cfront.emit", emitted,
 			NULL, NULL);

@@ -30,6 +30,7 @@
 #include <cmocka.h>
 
 #include "cfront/cfront.h"
+#include "tests/cfront/cfront_test.h"
 
 #ifndef DSE_SOURCE_DIR
 #define DSE_SOURCE_DIR "."
@@ -129,24 +130,6 @@ static const struct example_case cases[] = {
 	  "S1" },
 };
 
-/* Appends printf-style text to buf of size n at *len. */
-static void put(char *buf, size_t n, size_t *len, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void put(char *buf, size_t n, size_t *len, const char *fmt, ...)
-{
-	va_list ap;
-	int w;
-
-	if (*len + 1 >= n)
-		return;
-	va_start(ap, fmt);
-	w = vsnprintf(buf + *len, n - *len, fmt, ap);
-	va_end(ap);
-	if (w > 0)
-		*len = *len + (size_t) w < n ? *len + (size_t) w : n - 1;
-}
-
 /* The dependences as the table writes them. */
 static void deps_text(const poly_analysis *a, char *buf, size_t n)
 {
@@ -156,14 +139,14 @@ static void deps_text(const poly_analysis *a, char *buf, size_t n)
 	for (int i = 0; i < a->n_deps; i++) {
 		const poly_dep *d = &a->dep[i];
 
-		put(buf, n, &len, "%s%s %s ", i ? "; " : "",
+		cf_put(buf, n, &len, "%s%s %s ", i ? "; " : "",
 			poly_dep_kind_name(d->kind), d->array);
 		for (int l = 0; l < a->n_loops; l++) {
 			if (d->dist_min[l] == d->dist_max[l])
-				put(buf, n, &len, "%s%lld", l ? "," : "",
+				cf_put(buf, n, &len, "%s%lld", l ? "," : "",
 					(long long) d->dist_min[l]);
 			else
-				put(buf, n, &len, "%s*", l ? "," : "");
+				cf_put(buf, n, &len, "%s*", l ? "," : "");
 		}
 	}
 }
@@ -178,13 +161,13 @@ static void cand_text(const poly_analysis *a, char *space, char *types,
 	for (int c = 0; c < a->n_candidates; c++) {
 		const poly_candidate *k = &a->cand[c];
 
-		put(space, n, &ls, "%s", c ? "|" : "");
-		put(types, n, &lt, "%s", c ? "|" : "");
+		cf_put(space, n, &ls, "%s", c ? "|" : "");
+		cf_put(types, n, &lt, "%s", c ? "|" : "");
 		for (int s = 0; s < k->n_space; s++)
-			put(space, n, &ls, "%s%s", s ? "," : "",
+			cf_put(space, n, &ls, "%s%s", s ? "," : "",
 				a->loop[k->space[s]]);
 		for (int g = 0; g < k->n_groups; g++)
-			put(types, n, &lt, "%c", k->group[g].type ==
+			cf_put(types, n, &lt, "%c", k->group[g].type ==
 				POLY_IO_EXTERIOR ? 'e' : 'i');
 	}
 }
@@ -288,7 +271,7 @@ static void test_examples(void **state)
 	assert_int_equal(bad, 0);
 }
 
-int main(void)
+int run_example_tests(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_examples),
