@@ -110,10 +110,12 @@ static void print_text(const dse_ctx *ctx, const dse_evaluation *d,
 {
 	const sim_metrics *m = &d->m;
 	const char *ops = ctx->dtype->is_float ? "GFLOP/s" : "GOP/s";
+	char cand[128];
 
-	fprintf(out, "dse eval: %s on %s, %s, space_time[%d]\n",
+	fprintf(out, "dse eval: %s on %s, %s, space_time[%d] %s\n",
 		d->d.tmpl.kernel, ctx->board.name, ctx->dtype->name,
-		d->d.tmpl.space_time);
+		d->d.tmpl.space_time, dse_space_time_name(ctx,
+		d->d.tmpl.space_time, cand, sizeof(cand)));
 	fprintf(out, "  %-14s %s\n", "design", d->d.sa);
 	if (d->d.note[0])
 		fprintf(out, "  %-14s %s\n", "note", d->d.note);
@@ -252,6 +254,7 @@ static void print_json(const dse_ctx *ctx, const dse_evaluation *d,
 {
 	const sim_metrics *m = &d->m;
 	struct cli_json j;
+	char cand[128];
 	int k;
 
 	cli_json_begin(&j, out, 1);
@@ -259,6 +262,8 @@ static void print_json(const dse_ctx *ctx, const dse_evaluation *d,
 	cli_json_str(&j, "kernel", d->d.tmpl.kernel);
 	cli_json_str(&j, "board", ctx->board.name);
 	cli_json_int(&j, "space_time", d->d.tmpl.space_time);
+	cli_json_str(&j, "space_time_name", dse_space_time_name(ctx,
+		d->d.tmpl.space_time, cand, sizeof(cand)));
 	cli_json_str(&j, "sa_sizes", d->d.sa);
 	if (d->d.note[0])
 		cli_json_str(&j, "note", d->d.note);

@@ -83,10 +83,13 @@ static void print_text(const dse_ctx *ctx, const dse_simulate_opts *opts,
 	const dse_simulation *r, FILE *out)
 {
 	const sim_metrics *m = &r->rep.metrics;
+	char cand[128];
 
-	fprintf(out, "dse simulate: %s on %s, %s, space_time[%d], %s\n",
+	fprintf(out, "dse simulate: %s on %s, %s, space_time[%d] %s, %s\n",
 		r->d.tmpl.kernel, ctx->board.name, ctx->dtype->name,
-		r->d.tmpl.space_time, mode_title(opts->mode));
+		r->d.tmpl.space_time, dse_space_time_name(ctx,
+		r->d.tmpl.space_time, cand, sizeof(cand)),
+		mode_title(opts->mode));
 	fprintf(out, "  %-14s %s\n", "design", r->d.sa);
 	fprintf(out, "  %-14s %s, double buffering %s\n", "I/O network",
 		dse_net_name(r->d.io_network), r->d.double_buffer ?
@@ -187,10 +190,13 @@ static void print_json(const dse_ctx *ctx, const dse_simulate_opts *opts,
 	const sim_cycle_report *rep = &r->rep;
 	const sim_metrics *m = &rep->metrics;
 	struct cli_json j;
+	char cand[128];
 
 	cli_json_begin(&j, out, 1);
 	cli_json_open(&j, NULL, '{', 0);
 	cli_json_int(&j, "space_time", r->d.tmpl.space_time);
+	cli_json_str(&j, "space_time_name", dse_space_time_name(ctx,
+		r->d.tmpl.space_time, cand, sizeof(cand)));
 	cli_json_str(&j, "kernel", r->d.tmpl.kernel);
 	cli_json_str(&j, "board", ctx->board.name);
 	cli_json_str(&j, "sa_sizes", r->d.sa);

@@ -265,6 +265,13 @@ search_space *dse_cands_space(const dse_ctx *ctx, search_space **parts,
  * model for its part, and points of the whole dispatched by knob 0.
  */
 search_evaluator dse_cands_evaluator(const dse_ctx *ctx);
+/* The name of ctx's kernel's space-time candidate "space_time" (its
+ * space loops, "[i,j]"), in buf; "" when the kernel has no such
+ * candidate (a GNN or overlay workload has none).  Returns buf.
+ */
+const char *dse_space_time_name(const dse_ctx *ctx, int space_time,
+	char *buf, size_t size);
+
 /* The candidate of number "space_time" among ctx->cands; NULL if none. */
 const dse_cand *dse_cand_find(const dse_ctx *ctx, int space_time);
 

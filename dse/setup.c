@@ -1177,3 +1177,15 @@ void dse_note(const dse_ctx *ctx, enum dse_note_kind kind, const char *fmt,
 	va_end(ap);
 	ctx->note(ctx->note_user, kind, msg);
 }
+
+const char *dse_space_time_name(const dse_ctx *ctx, int space_time,
+	char *buf, size_t size)
+{
+	if (!ctx->analysis || space_time < 0 ||
+	    space_time >= ctx->analysis->n_candidates) {
+		snprintf(buf, size, "%s", "");
+		return buf;
+	}
+	cand_name(ctx->analysis, space_time, buf, size);
+	return buf;
+}

@@ -60,7 +60,7 @@ PYEOF
 # space_time picks the candidate: [i] alone is a 1-D array of 16 PEs.
 run_status 0 "eval space_time[0]" eval --json --sa-sizes \
 	'{kernel[]->space_time[0];kernel[]->array_part[16,16,8];kernel[]->latency[1,1];kernel[]->simd[2]}' "$SMALL"
-$PY -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["space_time"]==0 and d["n_pe"]==16 and d["pe_cols"]==1, d' "$out" &&
+$PY -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["space_time"]==0 and d["space_time_name"]=="[i]" and d["n_pe"]==16 and d["pe_cols"]==1, d' "$out" &&
 	ok || fail "space_time[0] is not a 16-PE 1-D array: $out"
 
 # An illegal design: the rule it breaks, exit 1, JSON with its status.
@@ -105,7 +105,7 @@ expect_line "$out" '^  status +over the board: DSP 81920 \(666\.7% of 12288\), B
 # lanes take 3,072 DSP; integers are counted in GOP/s.
 sed 's/^dtype.*/dtype = int32/' "$SMALL" >"$TMP/int32.cfg"
 run_status 0 "int32" eval --sa-sizes "$GOOD" "$TMP/int32.cfg"
-expect_line "$out" '^dse eval: mm on u250, int32, space_time\[3\]$' "int32 heading"
+expect_line "$out" '^dse eval: mm on u250, int32, space_time\[3\] \[i,j\]$' "int32 heading"
 expect_line "$out" '^  DSP +3072 \(25\.0% of 12288\)$' "int32 DSP, 3 x 256 PEs x 4 lanes"
 expect_line "$out" '^  throughput +[0-9.]+ GOP/s$' "int32 throughput in GOP/s"
 

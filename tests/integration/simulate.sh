@@ -10,7 +10,7 @@ GOOD='{kernel[]->space_time[3];kernel[]->array_part[128,128,8];kernel[]->latency
 
 # The table of the sampled model (the default mode).
 run_status 0 "simulate table" simulate --sa-sizes "$GOOD" "$SMALL"
-expect_line "$out" '^dse simulate: mm on u250, fp32, space_time\[3\], sampled cycle model$' "title"
+expect_line "$out" '^dse simulate: mm on u250, fp32, space_time\[3\] \[i,j\], sampled cycle model$' "title"
 expect_line "$out" '^  status +legal$' "status"
 expect_line "$out" '^  cycles +[1-9][0-9]* cycles$' "cycles"
 expect_line "$out" '^  interval +[0-9]+ \.\. [0-9]+ cycles \(95% confidence\)$' "interval"
