@@ -91,18 +91,13 @@ static int sweep(const char *path, const char *text, int repeat,
 	ctx.mpi = 1;
 	MPI_Comm_rank(ctx.comm, &ctx.rank);
 	MPI_Comm_size(ctx.comm, &ctx.size);
-	ctx.cfg = dse_cfg_parse_string(text, path, &err);
-	if (!ctx.cfg || dse_ctx_setup(&ctx, "/dev/null", &err)) {
+	if (bench_setup_cfg(&ctx, dse_cfg_parse_string(text, path, &err),
+			&err)) {
 		if (ctx.rank == 0)
 			fprintf(stderr, "bench_space_time: %s\n", err.msg);
 		dse_ctx_clear(&ctx);
 		return -1;
 	}
-	ctx.sopt.progress = NULL;
-	ctx.sopt.checkpoint = NULL;
-	ctx.sopt.checkpoint_interval = 0;
-	ctx.sopt.cloud_max = 0;
-	ctx.sopt.model = SIM_MODEL_ANALYTIC;
 	ctx.sopt.strategy = SEARCH_EXHAUSTIVE;
 	*n_cands = ctx.n_cands;
 	*space_time = ctx.tmpl.space_time;

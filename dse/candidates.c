@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
 #include "ctx.h"
 
 /* Where a knob goes among the whole's columns: by kind (the model's
@@ -28,7 +29,7 @@ static int knob_rank(const dse_ctx *ctx, const dse_cand *c, int k)
 	const char *kind = sim_model_knob_kind(c->model, k);
 	int loop = sim_model_knob_loop(c->model, k), r = 0, pos = 0, i;
 
-	for (i = 0; i < 6; i++)
+	for (i = 0; i < (int) DSE_N_OF(kinds); i++)
 		if (!strcmp(kind, kinds[i]))
 			r = i;
 	for (i = 0; loop >= 0 && i < ctx->analysis->n_loops; i++)
