@@ -15,6 +15,7 @@
  */
 #define CFRONT_CLANG_NO_CALLS
 #include "cfront/clang.h"
+#include "core/util.h"
 
 /* The path the build found; the loader's search by file name comes
  * second, for a copy of dse moved with its libraries.
@@ -36,20 +37,12 @@ struct cf_load {
 
 static struct cf_load cf_loaded = { .once = PTHREAD_ONCE_INIT };
 
-/* The file name part of a path (the whole path when it has no '/'). */
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
-
 static void *open_libclang(struct cf_load *l)
 {
 	void *h = dlopen(CFRONT_LIBCLANG, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
 
-	if (!h && strcmp(base_name(CFRONT_LIBCLANG), CFRONT_LIBCLANG))
-		h = dlopen(base_name(CFRONT_LIBCLANG),
+	if (!h && strcmp(dse_base_name(CFRONT_LIBCLANG), CFRONT_LIBCLANG))
+		h = dlopen(dse_base_name(CFRONT_LIBCLANG),
 			RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
 	if (!h) {
 		const char *e = dlerror();

@@ -1,10 +1,11 @@
-/* core: the few arithmetic helpers every floor uses, so that none keeps a
- * copy of its own.
+/* core: the few arithmetic and path helpers every floor uses, so that none
+ * keeps a copy of its own.
  */
 #ifndef CORE_UTIL_H
 #define CORE_UTIL_H
 
 #include <stdint.h>
+#include <string.h>
 
 /* The number of elements of an array (not of a pointer). */
 #define DSE_N_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -27,6 +28,16 @@ static inline int64_t dse_min64(int64_t a, int64_t b)
 static inline int64_t dse_max64(int64_t a, int64_t b)
 {
 	return a > b ? a : b;
+}
+
+/* A path's file name: what follows its last '/' (the whole path when it
+ * has none).
+ */
+static inline const char *dse_base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
 }
 
 #endif

@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/util.h"
 #include "graph_internal.h"
 
 /* At most this many characters of a bad token are quoted in a message. */
@@ -307,14 +308,6 @@ static dse_stat edges_push(struct edges *e, uint32_t s, uint32_t d, float w,
 	return dse_stat_ok;
 }
 
-/* The file's base name: what follows the last '/'. */
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
-
 /* Builds the graph from the collected edges (taking them), named after
  * the file.
  */
@@ -329,7 +322,7 @@ static gnn_graph *finish(struct edges *e, int64_t nv, const char *path,
 	}
 	g = gnn__graph_take_edges(nv, e->n, e->src, e->dst, e->w, err);
 	memset(e, 0, sizeof(*e));
-	if (g && gnn__graph_set_name(g, base_name(path), err) < 0)
+	if (g && gnn__graph_set_name(g, dse_base_name(path), err) < 0)
 		return gnn_graph_free(g);
 	return g;
 }

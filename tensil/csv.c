@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/util.h"
 #include "internal.h"
 
 /* A row has at most the twelve columns of the extended topology form; a
@@ -312,10 +313,9 @@ static dse_stat read_gemm(struct reader *rd, const struct row *r,
 /* The model's name: the file's base name without its extension. */
 static void model_name(const char *file, char *buf, size_t size)
 {
-	const char *b = strrchr(file, '/');
 	char *dot;
 
-	snprintf(buf, size, "%s", b ? b + 1 : file);
+	snprintf(buf, size, "%s", dse_base_name(file));
 	dot = strrchr(buf, '.');
 	if (dot && dot != buf)
 		*dot = '\0';

@@ -39,6 +39,7 @@
 
 #include <protobuf-c/protobuf-c.h>
 
+#include "core/util.h"
 #include "onnx.pb-c.h"
 #include "tensil/model.h"
 
@@ -1184,12 +1185,11 @@ static dse_stat read_graph(struct reader *rd)
 /* The model named after the file, with the layers read. */
 static tensil_model *build(struct reader *rd)
 {
-	const char *b = strrchr(rd->file, '/');
 	char name[TENSIL_NAME_LEN], *dot;
 	tensil_model *m;
 	int i;
 
-	snprintf(name, sizeof(name), "%s", b ? b + 1 : rd->file);
+	snprintf(name, sizeof(name), "%s", dse_base_name(rd->file));
 	dot = strrchr(name, '.');
 	if (dot && dot != name)
 		*dot = '\0';
