@@ -171,6 +171,69 @@ static void access_text(const poly__kernel *k, poly_access *acc)
 	}
 }
 
+/* State of the split of one access relation into its references. */
+struct split {
+	isl_map *ref[POLY_MAX_ACCESSES];
+	int n;
+	isl_map *may;		/* the pieces that are no function */
+	int full;
+};
+
+/* Adds one piece of an access relation to the reference whose function
+ * it continues (their union stays single-valued), or starts a new one.
+ */
+static isl_stat split_piece(__isl_take isl_basic_map *bmap, void *user)
+{
+	struct split *s = user;
+	isl_map *piece = isl_map_from_basic_map(bmap);
+	isl_bool single = isl_map_is_single_valued(piece);
+
+	if (single < 0) {
+		isl_map_free(piece);
+		return isl_stat_error;
+	}
+	if (!single) {
+		s->may = s->may ? isl_map_union(s->may, piece) : piece;
+		return s->may ? isl_stat_ok : isl_stat_error;
+	}
+	for (int r = 0; r < s->n; r++) {
+		isl_map *u = isl_map_union(isl_map_copy(s->ref[r]),
+			isl_map_copy(piece));
+		isl_bool same = isl_map_is_single_valued(u);
+
+		if (same < 0 || same) {
+			isl_map_free(s->ref[r]);
+			isl_map_free(piece);
+			s->ref[r] = u;
+			return same < 0 ? isl_stat_error : isl_stat_ok;
+		}
+		isl_map_free(u);
+	}
+	if (s->n == POLY_MAX_ACCESSES) {
+		s->full = 1;
+		isl_map_free(piece);
+		return isl_stat_error;
+	}
+	s->ref[s->n++] = piece;
+	return isl_stat_ok;
+}
+
+__isl_give isl_map_list *poly__references(__isl_take isl_map *map)
+{
+	struct split s = { .n = 0 };
+	isl_ctx *ctx = isl_map_get_ctx(map);
+	isl_map_list *list;
+	isl_stat stat = isl_map_foreach_basic_map(map, &split_piece, &s);
+
+	isl_map_free(map);
+	list = stat < 0 ? NULL : isl_map_list_alloc(ctx, s.n + 1);
+	for (int r = 0; r < s.n; r++)
+		list = isl_map_list_add(list, s.ref[r]);
+	if (s.may)
+		list = isl_map_list_add(list, s.may);
+	return list;
+}
+
 static isl_stat add_access(__isl_take isl_map *map, void *user)
 {
 	struct walk *w = user;
@@ -230,6 +293,23 @@ static isl_stat add_access(__isl_take isl_map *map, void *user)
 	return stat;
 }
 
+/* Adds each reference of the access relation "map" (taken) as an
+ * access of its own: syrk's two reads A[i][k] and A[j][k] reach isl as
+ * one relation to A, but each is its own index function, with its own
+ * reuse, as the C text writes them.
+ */
+static isl_stat add_references(__isl_take isl_map *map, void *user)
+{
+	isl_map_list *refs = poly__references(map);
+	isl_size n = isl_map_list_size(refs);
+	isl_stat stat = n < 0 ? isl_stat_error : isl_stat_ok;
+
+	for (int r = 0; r < n && stat == isl_stat_ok; r++)
+		stat = add_access(isl_map_list_get_at(refs, r), user);
+	isl_map_list_free(refs);
+	return stat;
+}
+
 /* Orders accesses by array, reads before writes, so that numbering and
  * printing do not depend on isl's hash order.
  */
@@ -263,8 +343,8 @@ dse_stat poly__accesses(const poly__kernel *k, const poly_kernel_desc *desc,
 		/* w.write stays on the kind that failed, for the message. */
 		if (stat == isl_stat_ok) {
 			w.write = i;
-			stat = isl_union_map_foreach_map(kind[i], &add_access,
-				&w);
+			stat = isl_union_map_foreach_map(kind[i],
+				&add_references, &w);
 		}
 		isl_union_map_free(kind[i]);
 	}

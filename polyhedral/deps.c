@@ -9,10 +9,13 @@
  * their distances are ranges ("unknown" in the tables).
  *
  * Read dependences describe reuse of a read-only element by consecutive
- * iterations: for exact accesses, one dependence per loop along which the
- * next iteration reads the same element (matrix multiply's A[i][k] is
- * reused along j), computed as the unit step along the loop intersected
- * with the same-element relation.  The last-reader relation of a dataflow
+ * iterations: for exact accesses, one dependence per reference and per
+ * loop along which the next iteration reads the same element through
+ * that reference (matrix multiply's A[i][k] is reused along j), computed
+ * as the unit step along the loop intersected with the reference's
+ * same-element relation.  An array read through two references (syrk's
+ * A[i][k] and A[j][k]) thus gets the reuse of each, as AutoSA builds one
+ * reuse relation per reference.  The last-reader relation of a dataflow
  * analysis would report only one reuse per element -- for a convolution's
  * input In[i][r+p][c+q] a diagonal step that no array can exploit -- and
  * miss the reuse along each loop that a systolic array forwards between
@@ -22,7 +25,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <isl/aff.h>
 #include <isl/flow.h>
+#include <isl/local_space.h>
 #include <isl/ilp.h>
 #include <isl/space.h>
 #include <isl/map.h>
@@ -43,11 +48,38 @@ struct filter {
 	int n_may;		/* may-accesses seen (PICK_ALL) */
 };
 
+/* Clears *user when the piece is no function of the instance. */
+static isl_stat check_function(__isl_take isl_basic_map *bmap, void *user)
+{
+	isl_bool *all = user;
+	isl_bool single = isl_basic_map_is_single_valued(bmap);
+
+	isl_basic_map_free(bmap);
+	if (single < 0)
+		return isl_stat_error;
+	if (!single)
+		*all = isl_bool_false;
+	return isl_stat_ok;
+}
+
+/* Whether every piece of "map" is a function of the instance: a union of
+ * exact references (jacobi's A[t][i - 1], A[t][i] and A[t][i + 1]) is an
+ * exact access of several elements, not a data-dependent one.
+ */
+static isl_bool exact_references(__isl_keep isl_map *map)
+{
+	isl_bool all = isl_bool_true;
+
+	if (isl_map_foreach_basic_map(map, &check_function, &all) < 0)
+		return isl_bool_error;
+	return all;
+}
+
 static isl_stat keep_map(__isl_take isl_map *map, void *user)
 {
 	struct filter *f = user;
 	const char *name = isl_map_get_tuple_name(map, isl_dim_out);
-	isl_bool single = isl_map_is_single_valued(map);
+	isl_bool single = exact_references(map);
 
 	if (single < 0) {
 		isl_map_free(map);
@@ -191,7 +223,7 @@ static __isl_give isl_map *rel_named(const poly__kernel *k,
 /* Records the self-dependence "rel" (taken) of one kind on "array".
  * Anti dependences only constrain the order and are not recorded.
  */
-static isl_stat add_dep(struct deps *s, int kind, const char *array,
+static isl_stat add_dep(struct deps *s, int kind, int access,
 	__isl_take isl_map *rel, int unknown)
 {
 	poly_analysis *a = s->a;
@@ -223,8 +255,8 @@ static isl_stat add_dep(struct deps *s, int kind, const char *array,
 	memset(d, 0, sizeof(*d));
 	snprintf(d->name, sizeof(d->name), "D%d", (a->n_deps + 1) % 1000);
 	d->kind = kind;
-	strcpy(d->array, array);
-	d->access = poly__find_access(a, array, kind == POLY_DEP_OUTPUT);
+	strcpy(d->array, a->access[access].array);
+	d->access = access;
 	d->unknown = unknown;
 	if (distance_range(delta, d, s->k->n_loops) < 0) {
 		isl_map_free(rel);
@@ -246,37 +278,98 @@ static isl_stat add_dep(struct deps *s, int kind, const char *array,
 	return isl_stat_ok;
 }
 
+/* The exact access "acc" as the isl relation from the compute
+ * statement's instances to the elements it reads, or NULL when some index
+ * is no affine function of the loops.
+ */
+static __isl_give isl_map *access_map(const poly__kernel *k,
+	const poly_access *acc)
+{
+	isl_local_space *ls = isl_local_space_from_space(
+		isl_set_get_space(k->domain));
+	isl_space *space = isl_space_map_from_domain_and_range(
+		isl_set_get_space(k->domain), isl_space_set_alloc(k->ctx, 0,
+		(unsigned) acc->n_dims));
+	isl_aff_list *list = isl_aff_list_alloc(k->ctx, acc->n_dims);
+	isl_map *map;
+
+	for (int d = 0; d < acc->n_dims; d++) {
+		isl_aff *aff = isl_aff_zero_on_domain(
+			isl_local_space_copy(ls));
+
+		if (!acc->exact[d])
+			aff = isl_aff_free(aff);
+		for (int l = 0; aff && l < k->n_loops; l++)
+			aff = isl_aff_set_coefficient_si(aff, isl_dim_in, l,
+				(int) acc->coef[d][l]);
+		aff = isl_aff_set_constant_si(aff, (int) acc->cst[d]);
+		list = isl_aff_list_add(list, aff);
+	}
+	isl_local_space_free(ls);
+	map = isl_map_from_multi_aff(isl_multi_aff_from_aff_list(space,
+		list));
+	return isl_map_intersect_domain(map, isl_set_copy(k->domain));
+}
+
+/* Whether every index of every read of "array" is an affine function,
+ * so that each reference carries its own reuse.
+ */
+static int exact_reads(const poly_analysis *a, const char *array)
+{
+	for (int i = 0; i < a->n_accesses; i++) {
+		const poly_access *x = &a->access[i];
+
+		for (int d = 0; !x->write && !strcmp(x->array, array) &&
+		     d < x->n_dims; d++)
+			if (!x->exact[d])
+				return 0;
+	}
+	return 1;
+}
+
+/* Read dependences of reference "acc" of a read-only array: one per loop
+ * along which the next iteration reads the same element through the
+ * same reference.  Two references of one array (syrk's A[i][k] and
+ * A[j][k]) each keep their own reuse, as AutoSA builds one reuse
+ * relation per reference; the element A[j][k] reads at one instance and
+ * A[i][k] at another is not a reuse any PE-to-PE link forwards.
+ */
+static isl_stat reference_deps(struct deps *s, int acc)
+{
+	const poly__kernel *k = s->k;
+	isl_map *self = access_map(k, &s->a->access[acc]);
+	isl_map *same = isl_map_apply_range(isl_map_copy(self),
+		isl_map_reverse(isl_map_copy(self)));
+	isl_stat stat = same ? isl_stat_ok : isl_stat_error;
+
+	isl_map_free(self);
+	for (int l = 0; l < k->n_loops && stat == isl_stat_ok; l++)
+		stat = add_dep(s, POLY_DEP_READ, acc, isl_map_intersect(
+			poly__unit_step(k->domain, l), isl_map_copy(same)), 0);
+	isl_map_free(same);
+	return stat;
+}
+
 /* Read dependences of a read-only array (see the top of the file). */
 static isl_stat read_deps(struct deps *s, const char *array)
 {
 	const poly__kernel *k = s->k;
-	int n_may;
-	isl_union_map *all = of_array(k->reads, array, PICK_ALL, &n_may);
-	isl_union_map *self = isl_union_map_intersect_domain_union_set(
-		isl_union_map_copy(all),
-		isl_union_set_from_set(isl_set_copy(k->domain)));
-	isl_union_map *same;
+	isl_union_map *all;
 	isl_stat stat = isl_stat_ok;
 
-	if (n_may) {
-		isl_union_map_free(self);
-		return add_dep(s, POLY_DEP_READ, array, poly__self(k, dataflow(
-			k, all, isl_union_map_empty(isl_union_map_get_space(
-			k->reads)), isl_union_map_copy(all))), 1);
+	if (exact_reads(s->a, array)) {
+		for (int i = 0; i < s->a->n_accesses && stat == isl_stat_ok;
+		     i++)
+			if (!s->a->access[i].write &&
+			    !strcmp(s->a->access[i].array, array))
+				stat = reference_deps(s, i);
+		return stat;
 	}
-	isl_union_map_free(all);
-	same = isl_union_map_reverse(isl_union_map_copy(self));
-	same = isl_union_map_apply_range(self, same);
-	for (int l = 0; l < k->n_loops && stat == isl_stat_ok; l++) {
-		isl_union_map *step = isl_union_map_from_map(
-			poly__unit_step(k->domain, l));
-
-		step = isl_union_map_intersect(step, isl_union_map_copy(same));
-		stat = add_dep(s, POLY_DEP_READ, array, poly__self(k, step),
-			0);
-	}
-	isl_union_map_free(same);
-	return stat;
+	all = of_array(k->reads, array, PICK_ALL, NULL);
+	return add_dep(s, POLY_DEP_READ, poly__find_access(s->a, array, 0),
+		poly__self(k, dataflow(k, all, isl_union_map_empty(
+		isl_union_map_get_space(k->reads)), isl_union_map_copy(all))),
+		1);
 }
 
 /* Flow, output or anti dependences (kind POLY_N_DEP_KINDS) on a written
@@ -296,7 +389,8 @@ static isl_stat order_deps(struct deps *s, int kind, const char *array)
 		of_array(src, array, PICK_MAY, NULL));
 	isl_union_map_free(r);
 	isl_union_map_free(w);
-	return add_dep(s, kind, array, poly__self(k, dep), may_r || may_w);
+	return add_dep(s, kind, poly__find_access(s->a, array,
+		kind == POLY_DEP_OUTPUT), poly__self(k, dep), may_r || may_w);
 }
 
 static int is_written(const poly_analysis *a, const poly__kernel *k,

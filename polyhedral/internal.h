@@ -11,6 +11,7 @@
 
 #include <isl/ctx.h>
 #include <isl/set.h>
+#include <isl/map.h>
 #include <isl/union_map.h>
 
 #include "core/error.h"
@@ -123,6 +124,15 @@ void poly__text(char *buf, size_t size, __isl_take char *str);
  */
 __isl_give isl_map *poly__self(const poly__kernel *k,
 	__isl_take isl_union_map *umap);
+
+/* The references an access relation (taken) of one statement to one
+ * array holds: its pieces grouped so that each group is one index
+ * function (several pieces of one function over parts of the domain stay
+ * together), in the order the pieces come, then the pieces that are no
+ * function (data-dependent) as one may-reference.  NULL on an isl
+ * failure or past POLY_MAX_ACCESSES references.
+ */
+__isl_give isl_map_list *poly__references(__isl_take isl_map *map);
 
 /* The accesses of k's compute statement, summarised as affine index
  * functions (poly_access), into a->access.

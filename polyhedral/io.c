@@ -80,9 +80,12 @@ static __isl_give isl_set *accessing(const poly__kernel *k,
 	return n < 0 ? isl_set_free(out) : out;
 }
 
-/* Adds the groups of "array" of one kind to protos. */
+/* Adds the group of "array" of one kind to protos: the dependences of
+ * that kind on the array, or, when "own" is set, only those whose sink
+ * is "access" (one group per reference).
+ */
 static void add_proto(const poly_analysis *a, struct proto *p, int *n,
-	const char *array, int kind, int access)
+	const char *array, int kind, int access, int own)
 {
 	struct proto *g;
 
@@ -95,6 +98,7 @@ static void add_proto(const poly_analysis *a, struct proto *p, int *n,
 	g->access = access;
 	for (int i = 0; i < a->n_deps; i++)
 		if (a->dep[i].kind == kind && !strcmp(a->dep[i].array, array) &&
+		    (!own || a->dep[i].access == access) &&
 		    g->n_deps < POLY_MAX_GROUP_DEPS)
 			g->dep[g->n_deps++] = i;
 	g->copy_in = kind != POLY_DEP_OUTPUT;
@@ -148,6 +152,19 @@ static dse_stat copy_sets(const poly__kernel *k, const poly_analysis *a,
 	return dse_stat_ok;
 }
 
+/* Whether the read dependences of read-only "array" each belong to one
+ * reference (deps.c gives every exact reference its own reuse), so that
+ * each reference is a group of its own.
+ */
+static int own_reuse(const poly_analysis *a, const char *array)
+{
+	for (int d = 0; d < a->n_deps; d++)
+		if (a->dep[d].kind == POLY_DEP_READ && a->dep[d].unknown &&
+		    !strcmp(a->dep[d].array, array))
+			return 0;
+	return 1;
+}
+
 /* The kernel-level groups, in array order, reads then flow then output
  * for each array.
  */
@@ -168,12 +185,16 @@ static dse_stat protos(const poly__kernel *k, const poly_analysis *a,
 		/* A written array that is also read without a flow
 		 * dependence reads its initial values from DRAM.
 		 */
-		if (r >= 0 && (w < 0 || !has_flow))
-			add_proto(a, p, n, array, POLY_DEP_READ, r);
+		if (r >= 0 && w < 0 && own_reuse(a, array))
+			for (int x = r; x < a->n_accesses &&
+			     !strcmp(a->access[x].array, array); x++)
+				add_proto(a, p, n, array, POLY_DEP_READ, x, 1);
+		else if (r >= 0 && (w < 0 || !has_flow))
+			add_proto(a, p, n, array, POLY_DEP_READ, r, 0);
 		if (has_flow)
-			add_proto(a, p, n, array, POLY_DEP_FLOW, r);
+			add_proto(a, p, n, array, POLY_DEP_FLOW, r, 0);
 		if (w >= 0)
-			add_proto(a, p, n, array, POLY_DEP_OUTPUT, w);
+			add_proto(a, p, n, array, POLY_DEP_OUTPUT, w, 0);
 	}
 	for (int i = 0; i < *n; i++)
 		if (copy_sets(k, a, &p[i], rel, err) != dse_stat_ok)

@@ -60,18 +60,26 @@ static const struct example_case cases[] = {
 	  "read A 0,0,1; read B 1,0,0; flow C 0,1,0; output C 0,1,0",
 	  "i|k|j|i,k|i,j|k,j", "ieii|iiee|eiii|ieee|eeii|eiee", 0, 0, NULL },
 	/* The lower triangle j <= i: N (N + 1) / 2 * M instances.  A is read
-	 * twice (A[i][k] and A[j][k]); dse keeps one reuse relation an array,
-	 * which pairs the two references, so its distance varies along i and
-	 * j and only k is a space loop.  (AutoSA tags the references apart
-	 * and would also find i and j.)
+	 * through two references, each with its own reuse: A[i][k] along j
+	 * (it does not use j), A[j][k] along i; C accumulates along k.  So
+	 * every loop is a space loop and AutoSA's six candidates come in its
+	 * order.  The references are groups of their own (g1 A[i][k], g2
+	 * A[j][k], then C's flow and output): on [i] A[j][k] moves between
+	 * PEs and A[i][k] stays; on [k] only C moves; on [j] only A[i][k];
+	 * on a pair, each group moves when its loop is one of the two.
 	 */
 	{ "syrk.c", "N=6,M=4", "k", 6 * 7 / 2 * 4, 6 * 4 * 6, 3,
-	  "read A *,0,*; flow C 0,1,0; output C 0,1,0", "k", "iee",
-	  0, 0, NULL },
-	/* Two products summed: four multiplies and two additions. */
+	  "read A 0,0,1; read A 1,0,0; flow C 0,1,0; output C 0,1,0",
+	  "i|k|j|i,k|i,j|k,j", "ieii|iiee|eiii|ieee|eeii|eiee", 0, 0, NULL },
+	/* Two products summed: four multiplies and two additions.  A and B
+	 * are each read as [i][k] (reused along j) and [j][k] (along i), so
+	 * the candidates are syrk's, with A's and B's references side by
+	 * side in the groups.
+	 */
 	{ "syr2k.c", "N=6,M=4", "k", 6 * 7 / 2 * 4, 6 * 4 * 6, 6,
-	  "read A *,0,*; read B *,0,*; flow C 0,1,0; output C 0,1,0", "k",
-	  "iiee", 0, 0, NULL },
+	  "read A 0,0,1; read A 1,0,0; read B 0,0,1; read B 1,0,0; "
+	  "flow C 0,1,0; output C 0,1,0", "i|k|j|i,k|i,j|k,j",
+	  "ieieii|iiiiee|eieiii|ieieee|eeeeii|eieiee", 0, 0, NULL },
 	/* out[o][r][c] += W[o][i][p][q] * In[i][2r+p][2c+q]: In is reused
 	 * along o only (a step of r moves its row by 2), W along r and c;
 	 * out accumulates over i, p, q, so its flow steps q, or wraps q

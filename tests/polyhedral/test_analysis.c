@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "polyhedral/internal.h"
 #include "tests/polyhedral/poly_test.h"
 
 /* Small sizes keep the suite fast (also under valgrind); the analysis
@@ -570,6 +571,113 @@ static void test_transforms(void **state)
 	}
 }
 
+/* Arrays read through several references.  Each reference is an access
+ * of its own with its own reuse, as AutoSA tags references apart; the
+ * expected values, by hand:
+ * - syrk, C[i][j] += A[i][k] * A[j][k] over j <= i in the loops i, k,
+ *   j: A[i][k] does not use j, so it is reused along j; A[j][k] does not
+ *   use i, so along i; C accumulates along k.  Every loop moves data at
+ *   most one step, all three are space loops, and the candidates are
+ *   AutoSA's six.  On [i,j] both references of A move between PEs, in
+ *   the direction of their own loop, and C stays in its PE (pruned: k
+ *   is the innermost tile loop);
+ * - one reference written as two pieces of the domain (j < 3, j >= 3)
+ *   is one index function, hence one access reused along j;
+ * - a stencil reading A[t][i - 1], A[t][i] and A[t][i + 1]: three exact
+ *   accesses (sorted by their text), whose flows from A[t + 1][i] have
+ *   the known distances (1,-1), (1,0) and (1,1).
+ */
+static void test_references(void **state)
+{
+	static const struct {
+		const char *what, *domain, *reads, *writes;
+		const char *accesses, *deps, *cands;
+		int cand;		/* whose groups follow */
+		const char *groups;
+	} cases_r[] = {
+		{ "syrk",
+		  "{ S[i,k,j] : 0 <= i < 6 and 0 <= k < 4 and 0 <= j <= i }",
+		  "{ S[i,k,j] -> A[i,k]; S[i,k,j] -> A[j,k]; "
+		  "S[i,k,j] -> C[i,j] }", "{ S[i,k,j] -> C[i,j] }",
+		  "A[i][k] R 6x4; A[j][k] R 6x4; C[i][j] R 6x6; C[i][j] W 6x6",
+		  "D1 read A[i][k] (0,0,1) uniform; "
+		  "D2 read A[j][k] (1,0,0) uniform; "
+		  "D3 flow C[i][j] (0,1,0) uniform; "
+		  "D4 output C[i][j] (0,1,0) uniform",
+		  "i|k,j; k|i,j; j|i,k; i,k|j; i,j|k; k,j|i", 4,
+		  "g1 A read D1 (0,1) ext emb L3 buf=L2 in; "
+		  "g2 A read D2 (1,0) ext emb L3 buf=L2 in; "
+		  "g3 C flow D3 (0,0) int pruned L0 buf=L1 in out; "
+		  "g4 C output D4 (0,0) int L3 buf=L1 out" },
+		{ "one reference in two pieces",
+		  "{ S[i,j] : 0 <= i < 4 and 0 <= j < 6 }",
+		  "{ S[i,j] -> A[i] : j < 3; S[i,j] -> A[i] : j >= 3 }",
+		  "{ S[i,j] -> C[i,j] }", "A[i] R 4; C[i][j] W 4x6",
+		  "D1 read A[i] (0,1) uniform", "i|j; j|i; i,j|", 2,
+		  "g1 A read D1 (0,1) ext emb L3 buf=L2 in; "
+		  "g2 C output - (0,0) int L3 buf=L1 out" },
+		{ "stencil of three references",
+		  "{ S[t,i] : 0 <= t < 4 and 1 <= i < 9 }",
+		  "{ S[t,i] -> A[t, i - 1]; S[t,i] -> A[t, i]; "
+		  "S[t,i] -> A[t, i + 1] }", "{ S[t,i] -> A[t + 1, i] }",
+		  "A[t][i + 1] R 4x8; A[t][i - 1] R 4x8; A[t][i] R 4x8; "
+		  "A[t + 1][i] W 4x8", "D1 flow A[t][i + 1] (1,-1..1)", "t|i",
+		  0, "g1 A flow D1 (1) ext emb L2 buf=L2 in out; "
+		  "g2 A output - (0) int L2 buf=L1 out" },
+	};
+
+	(void) state;
+	for (size_t c = 0; c < sizeof(cases_r) / sizeof(cases_r[0]); c++) {
+		const int64_t unused[3] = { 1, 1, 1 };
+		poly_kernel_desc d = test_desc("mm", unused);
+		char got[4][LINE_LEN * 4], one[LINE_LEN];
+		size_t len[4] = { 0 };
+		const poly_candidate *k;
+		poly_analysis *a;
+
+		d.name = "references";
+		d.domain = cases_r[c].domain;
+		d.reads = cases_r[c].reads;
+		d.writes = cases_r[c].writes;
+		d.n_params = 0;
+		d.reduction = NULL;
+		a = test_analyze(&d, cases_r[c].what);
+		for (int i = 0; i < 4; i++)
+			got[i][0] = '\0';
+		for (int i = 0; i < a->n_accesses; i++) {
+			fmt_access(&a->access[i], one, sizeof(one));
+			poly__append(got[0], sizeof(got[0]), &len[0], "%s%s",
+				i ? "; " : "", one);
+		}
+		for (int i = 0; i < a->n_deps; i++) {
+			fmt_dep(a, &a->dep[i], one, sizeof(one));
+			poly__append(got[1], sizeof(got[1]), &len[1], "%s%s",
+				i ? "; " : "", one);
+		}
+		for (int i = 0; i < a->n_candidates; i++) {
+			fmt_candidate(a, &a->cand[i], one, sizeof(one));
+			poly__append(got[2], sizeof(got[2]), &len[2], "%s%s",
+				i ? "; " : "", one);
+		}
+		assert_true(cases_r[c].cand < a->n_candidates);
+		k = &a->cand[cases_r[c].cand];
+		for (int g = 0; g < k->n_groups; g++) {
+			fmt_group(&k->group[g], k->n_space, one, sizeof(one));
+			poly__append(got[3], sizeof(got[3]), &len[3], "%s%s",
+				g ? "; " : "", one);
+		}
+		expect_str(cases_r[c].what, "accesses", got[0],
+			cases_r[c].accesses);
+		expect_str(cases_r[c].what, "dependences", got[1],
+			cases_r[c].deps);
+		expect_str(cases_r[c].what, "candidates", got[2],
+			cases_r[c].cands);
+		expect_str(cases_r[c].what, "groups", got[3],
+			cases_r[c].groups);
+		poly_analysis_free(a);
+	}
+}
+
 int run_analysis_tests(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -579,6 +687,7 @@ int run_analysis_tests(void)
 		cmocka_unit_test(test_schedules),
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_transforms),
+		cmocka_unit_test(test_references),
 	};
 
 	return cmocka_run_group_tests_name("polyhedral.analysis", tests, NULL,
