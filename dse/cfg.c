@@ -666,15 +666,15 @@ static dse_stat parse_line(struct parser *ps)
 	return parse_assignment(ps);
 }
 
-/* A C kernel takes its domain, accesses and order from the file: the
- * isl keys are then neither required nor accepted, and the C keys make
+/* A C kernel takes its domain and accesses from the file: the isl keys
+ * are then neither required nor accepted (but for a schedule, which
+ * transforms the C loops as it does an isl kernel's), and the C keys make
  * no sense without a source.
  */
 static dse_stat check_kernel_form(const dse_cfg *cfg, const struct section
 	*sec, dse_error *err, int *c_kernel)
 {
-	static const char *const isl_only[] = { "domain", "reads", "writes",
-		"schedule" };
+	static const char *const isl_only[] = { "domain", "reads", "writes" };
 	static const char *const c_only[] = { "defines", "include", "scop" };
 	const struct entry *src = find_entry_in(sec, "source");
 	int i;

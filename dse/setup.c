@@ -131,7 +131,14 @@ dse_stat dse_ctx_kernel_desc(const dse_ctx *ctx, poly_kernel_desc *d,
 		d->domain = dse_cfg_string(cfg, "kernel", "domain", "");
 		d->reads = dse_cfg_string(cfg, "kernel", "reads", "");
 		d->writes = dse_cfg_string(cfg, "kernel", "writes", "");
+	}
+	/* A C kernel's program order comes from the file; a schedule in the
+	 * config replaces it (a skew of its statement, named as the C reader
+	 * names it: S0, S1, ... in program order).
+	 */
+	if (!*c || dse_cfg_has(cfg, "kernel", "schedule")) {
 		d->schedule = dse_cfg_string(cfg, "kernel", "schedule", NULL);
+		d->schedule_src = source(ctx, "kernel", "schedule");
 	}
 	d->reduction = dse_cfg_string(cfg, "kernel", "reduction", NULL);
 	d->ops_per_point = (int) dse_cfg_int(cfg, "kernel", "ops", 0);
@@ -166,7 +173,6 @@ dse_stat dse_ctx_kernel_desc(const dse_ctx *ctx, poly_kernel_desc *d,
 	d->domain_src = source(ctx, "kernel", "domain");
 	d->reads_src = source(ctx, "kernel", "reads");
 	d->writes_src = source(ctx, "kernel", "writes");
-	d->schedule_src = source(ctx, "kernel", "schedule");
 	d->params_src = source(ctx, "kernel", "params");
 	return dse_stat_ok;
 }

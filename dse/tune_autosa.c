@@ -45,12 +45,14 @@ static const char *c_type(const arch_dtype *dtype)
 }
 
 /* Whether the kernel's C file is written as it is: a C kernel whose file
- * AutoSA reads whole (no scop picked out of several).
+ * AutoSA reads whole (no scop picked out of several) in its own loops (no
+ * schedule transforms them).
  */
 static int c_as_written(const dse_ctx *ctx)
 {
 	return dse_cfg_has(ctx->cfg, "kernel", "source") &&
-		!dse_cfg_has(ctx->cfg, "kernel", "scop");
+		!dse_cfg_has(ctx->cfg, "kernel", "scop") &&
+		!dse_cfg_has(ctx->cfg, "kernel", "schedule");
 }
 
 /* The whole of file "path" as a string into *text. */

@@ -695,10 +695,12 @@ static const struct twin_case twins[] = {
 #define DUMP_LEN 200000
 
 /* Fails unless the kernel k read from C analyses as its isl form "isl"
- * does; "text" (the C, or NULL) is shown when they differ.
+ * does; "text" (the C, or NULL) is shown when they differ.  "schedule",
+ * when not NULL, replaces the C's program order, as a config's schedule
+ * does.
  */
 static void same_as_isl(const char *what, const cfront_kernel *k,
-	const poly_kernel_desc *isl, const char *text)
+	const poly_kernel_desc *isl, const char *text, const char *schedule)
 {
 	char *want = malloc(DUMP_LEN), *got = malloc(DUMP_LEN);
 	poly_kernel_desc c;
@@ -711,6 +713,8 @@ static void same_as_isl(const char *what, const cfront_kernel *k,
 	cfront_fill_desc(k, &c);
 	c.name = isl->name;
 	c.reduction = isl->reduction;
+	if (schedule)
+		c.schedule = schedule;
 	a = poly_analyze(&c, &err);
 	if (!a)
 		fail_msg("%s: the C does not analyse: %s\n%s", what, err.msg,
@@ -754,9 +758,50 @@ static void test_twins(void **state)
 				err.col, err.msg);
 		snprintf(what, sizeof(what), "%s (%s)", twins[i].file,
 			twins[i].example);
-		same_as_isl(what, k, &isl, NULL);
+		same_as_isl(what, k, &isl, NULL, NULL);
 		cfront_free(k);
 	}
+}
+
+/* The stencil of configs/jacobi-1d-c.cfg: the single-assignment C of
+ * configs/kernels/jacobi-1d-sa.c skewed by the schedule S0[t,i] -> [t, t +
+ * i] analyses as the isl form of configs/jacobi-1d.cfg skewed the same way
+ * (its statement named S0, as the C reader names the first statement):
+ * the same transformed loops, band, dependences, candidates and groups.
+ */
+static void test_skewed_twin(void **state)
+{
+	static const poly_kernel_desc isl = {
+		.name = "jacobi-1d",
+		.domain = "[T,N] -> { S0[t,i] : 0 <= t < T and 1 <= i < N - 1 }",
+		.reads = "[T,N] -> { S0[t,i] -> A[t, i - 1]; S0[t,i] -> A[t, i]; "
+			"S0[t,i] -> A[t, i + 1] }",
+		.writes = "[T,N] -> { S0[t,i] -> A[t + 1, i] }",
+		.schedule = "[T,N] -> { S0[t,i] -> [t, t + i] }",
+		.n_params = 2,
+		.param_name = { "T", "N" },
+		.param_value = { 6, 12 },
+		.ops_per_point = 3,
+	};
+	const char *skew = "{ S0[t,i] -> [t, t + i] }";
+	char path[512];
+	cfront_opts o;
+	cfront_kernel *k;
+	dse_error err;
+
+	(void) state;
+	memset(&o, 0, sizeof(o));
+	snprintf(path, sizeof(path), "%s/configs/kernels/jacobi-1d-sa.c",
+		DSE_SOURCE_DIR);
+	o.file = path;
+	o.define[o.n_defines++] = "T=6";
+	o.define[o.n_defines++] = "N=12";
+	k = cfront_read(&o, &err);
+	if (!k)
+		fail_msg("%s: %s:%d:%d: %s", path, err.file, err.line, err.col,
+			err.msg);
+	same_as_isl("jacobi-1d-sa.c skewed", k, &isl, NULL, skew);
+	cfront_free(k);
 }
 
 /* --- C written from the isl model, read back ------------------------------ */
@@ -786,7 +831,7 @@ static void test_emitted(void **state)
 		if (!k)
 			fail_msg("%s: the C written is refused at %d:%d: %s\n%s",
 				ex->name, err.line, err.col, err.msg, text);
-		same_as_isl(ex->name, k, &isl, text);
+		same_as_isl(ex->name, k, &isl, text, NULL);
 		cfront_free(k);
 		free(text);
 	}
@@ -805,6 +850,7 @@ int main(int argc, char **argv)
 	};
 	const struct CMUnitTest twin[] = {
 		cmocka_unit_test(test_twins),
+		cmocka_unit_test(test_skewed_twin),
 	};
 	const struct CMUnitTest emitted[] = {
 		cmocka_unit_test(test_emitted),

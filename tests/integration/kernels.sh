@@ -8,7 +8,8 @@
 PY=/usr/bin/python3
 K="$SRC/configs/kernels"
 
-# file, defines (small sizes), reduction loop, shipped config ("-" when
+# file, defines (small sizes), reduction loop ("-" for none), shipped
+# config ("-" when
 # the example's config is the isl form), and the refusal: "-" when the
 # kernel maps, else LINE:COL and the statement's name.
 table='
@@ -33,6 +34,7 @@ lu.c         N=16                                   k  -                  20:5:S
 cholesky.c   N=16                                   k  -                  17:4:S1
 jacobi-1d.c  T=4,N=16                               i  -                  18:4:S1
 jacobi-2d.c  T=4,N=16                               j  -                  21:5:S1
+jacobi-1d-sa.c T=4,N=16                             -  jacobi-1d-c.cfg    -
 '
 
 # The table covers every kernel the examples ship.
@@ -48,7 +50,7 @@ config() {
 name      = c-${1%.c}
 source    = $K/$1
 defines   = ${2//,/, }
-reduction = $3
+$([ "$3" = - ] || echo "reduction = $3")
 [platform]
 board = u250
 [space]
@@ -125,4 +127,16 @@ J="$SRC/configs/jacobi-1d.cfg"
 	grep -qE 'for \(int i = t \+ 1; i <= t \+ 254; i \+= 1\)' \
 		"$TMP/j-sa/jacobi-1d.c" && ok ||
 	fail "jacobi-1d.cfg: the tuned C is not skewed: $(cat "$TMP/err")"
+
+# The same stencil read from C and skewed by its config's schedule.
+J="$SRC/configs/jacobi-1d-c.cfg"
+"$DSE" analyze "$J" >"$TMP/a" 2>"$TMP/err" &&
+	grep -qE '^  band +t, i \(outermost permutable\)' "$TMP/a" &&
+	grep -qE '^space-time candidates \(1; default 0\)' "$TMP/a" && ok ||
+	fail "jacobi-1d-c.cfg: not the skewed band: $(head -c 300 "$TMP/a" "$TMP/err")"
+"$DSE" tune -q --objective latency -o "$TMP/jc-sa" "$J" >/dev/null \
+	2>"$TMP/err" &&
+	grep -qE 'for \(int i = t \+ 1; i <= t \+ 254; i \+= 1\)' \
+		"$TMP/jc-sa/jacobi-1d-c.c" && ok ||
+	fail "jacobi-1d-c.cfg: the tuned C is not skewed: $(ls "$TMP/jc-sa"; cat "$TMP/err")"
 finish
