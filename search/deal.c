@@ -37,6 +37,7 @@ struct search__dealer {
 	uint64_t *base;		/* root's counter (NULL elsewhere) */
 	uint64_t *shared;	/* the counter in shared memory, or NULL */
 	uint64_t local;		/* the counter on one rank */
+	int locked;		/* inside the MPI_Win_lock_all epoch */
 };
 
 /* Whether every rank of "comm" shares one node's memory (in *yes). */
@@ -118,6 +119,7 @@ search__dealer *search__dealer_alloc(MPI_Comm comm, dse_error *err)
 	    search__mpi_check(MPI_Win_lock_all(MPI_MODE_NOCHECK, d->win),
 			"MPI_Win_lock_all", err))
 		return search__dealer_free(d);
+	d->locked = 1;
 	return d;
 }
 
@@ -125,10 +127,14 @@ search__dealer *search__dealer_free(search__dealer *d)
 {
 	if (!d)
 		return NULL;
-	if (d->win != MPI_WIN_NULL) {
+	/* A setup that failed before or at MPI_Win_lock_all holds no
+	 * epoch, and unlocking a window that is not locked is erroneous
+	 * (Open MPI returns an error, MPICH may abort).
+	 */
+	if (d->locked)
 		MPI_Win_unlock_all(d->win);
+	if (d->win != MPI_WIN_NULL)
 		MPI_Win_free(&d->win);
-	}
 	free(d);
 	return NULL;
 }
