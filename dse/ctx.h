@@ -12,6 +12,7 @@
 #include "cfront/cfront.h"
 #include "cfg.h"
 #include "gnn/family.h"
+#include "gnn/share.h"
 #include "tensil/family.h"
 #include "polyhedral/poly.h"
 #include "results/res.h"
@@ -81,6 +82,8 @@ typedef struct dse_ctx {
 	sim_model *model;	/* owned; NULL for a GNN workload */
 	gnn_graph *graph;	/* owned; a GNN workload's graph */
 	gnn_family *family;	/* owned; a GNN workload's evaluator */
+	gnn_share *share;	/* owned; the node's one copy of graph and
+				 * partitions, or NULL (one process) */
 	tensil_family *tensil;	/* owned; an overlay-systolic workload's */
 	search_space *space;	/* owned */
 	/* A sweep over several candidates: n_cands of them (0 for a sweep

@@ -1158,6 +1158,8 @@ void dse_ctx_clear(dse_ctx *ctx)
 	ctx->family = gnn_family_free(ctx->family);
 	ctx->tensil = tensil_family_free(ctx->tensil);
 	ctx->graph = gnn_graph_free(ctx->graph);
+	/* After the graph and family, which read the node's copy. */
+	ctx->share = gnn_share_free(ctx->share);
 	/* ctx->model is the first candidate's when there are several. */
 	if (ctx->n_cands)
 		ctx->model = NULL;

@@ -662,6 +662,50 @@ static dse_stat tensil_setup(dse_ctx *ctx, const char *name,
 	return family_space(ctx, err);
 }
 
+/* The graph, one copy per node when MPI runs (gnn/share.h): the node's
+ * first rank loads it and moves it into memory the node's ranks share,
+ * the others only read that copy (and take the preset, which the model
+ * needs, from the config).
+ */
+static gnn_graph *node_graph(dse_ctx *ctx, const gnn_preset **preset,
+	dse_error *err)
+{
+	gnn_graph *g = NULL;
+
+	if (ctx->mpi && !ctx->share) {
+		ctx->share = gnn_share_alloc(ctx->comm, err);
+		if (!ctx->share)
+			return NULL;
+	}
+	if (gnn_share_builds(ctx->share))
+		g = load_graph(ctx, preset, err);
+	else
+		*preset = gnn_preset_find(dse_cfg_string(ctx->cfg, "workload",
+			"graph", ""));
+	if (gnn_share_agree(ctx->share, gnn_share_builds(ctx->share) && !g ?
+			dse_stat_error : dse_stat_ok, err) ||
+	    gnn_share_graph(ctx->share, &g, err))
+		return gnn_graph_free(g);
+	return g;
+}
+
+/* The family's space; the partitions once per node: the node's first
+ * rank builds them and shares them before the others prepare theirs,
+ * which then build only the plans.
+ */
+static dse_stat node_family_space(dse_ctx *ctx, dse_error *err)
+{
+	dse_stat st = dse_stat_ok;
+
+	if (gnn_share_builds(ctx->share))
+		st = family_space(ctx, err);
+	if (gnn_share_agree(ctx->share, st, err) ||
+	    gnn_share_family(ctx->share, ctx->family, err))
+		return dse_stat_error;
+	return gnn_share_builds(ctx->share) ? dse_stat_ok :
+		family_space(ctx, err);
+}
+
 dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err)
 {
 	const char *fam = dse_cfg_string(ctx->cfg, "workload", "family", "");
@@ -689,7 +733,7 @@ dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err)
 			"workload needs a graph: a preset, a file, rmat(V, E) "
 			"or uniform(V, E)", fam);
 	t0 = omp_get_wtime();
-	ctx->graph = load_graph(ctx, &preset, err);
+	ctx->graph = node_graph(ctx, &preset, err);
 	if (!ctx->graph)
 		return dse_stat_error;
 	/* Large graphs take seconds to read or generate and partition:
@@ -714,11 +758,16 @@ dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err)
 		return dse_stat_error;
 	}
 	t0 = omp_get_wtime();
-	if (family_space(ctx, err))
+	if (node_family_space(ctx, err))
 		return dse_stat_error;
 	dse_note(ctx, DSE_NOTE_PROGRESS, "%s prepared for the sweep's knob "
 			"values (partitions, plans) in %.1f s",
 			gnn_family_kind_name(kind), omp_get_wtime() - t0);
+	if (gnn_share_bytes(ctx->share))
+		dse_note(ctx, DSE_NOTE_PROGRESS, "graph and partitions: one "
+			"copy of %.1f MB shared by the %d ranks of the node",
+			(double) gnn_share_bytes(ctx->share) / 1e6,
+			gnn_share_node_ranks(ctx->share));
 	return dse_stat_ok;
 }
 

@@ -206,3 +206,8 @@ void gnn_family_describe(const gnn_family *f, const int32_t *knobs,
 		used += w;
 	}
 }
+
+void *gnn__family_self(const gnn_family *f)
+{
+	return f ? f->self : NULL;
+}

@@ -26,6 +26,11 @@ struct gnn__family_ops {
 		size_t size);
 };
 
+/* The object the family's alloc returned (gnn/share.c reaches the
+ * overlay's partitions through it).
+ */
+void *gnn__family_self(const gnn_family *f);
+
 /* gnn-overlay (overlay.c) and gnn-dataflow (dataflow.c). */
 extern const struct gnn__family_ops gnn__overlay_ops;
 extern const struct gnn__family_ops gnn__dataflow_ops;

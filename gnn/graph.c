@@ -32,6 +32,9 @@ struct gnn_graph {
 	uint32_t *dst;
 	float *weight;
 	int64_t *in_ptr;
+	int borrowed;		/* the arrays and name live in memory the
+				 * graph does not own (a node's shared copy,
+				 * gnn/share.c) */
 };
 
 struct gnn_shards {
@@ -40,6 +43,7 @@ struct gnn_shards {
 	int64_t count;		/* shards per side */
 	int64_t *offset;	/* count * count + 1 entries */
 	uint32_t *edges;	/* n_edges edge numbers (n_edges < 2^32) */
+	int borrowed;		/* offset and edges are not owned */
 };
 
 /* Runs at most this long are sorted by insertion: below it the 256-entry
@@ -68,13 +72,51 @@ gnn_graph *gnn_graph_free(gnn_graph *g)
 {
 	if (!g)
 		return NULL;
-	free(g->name);
-	free(g->src);
-	free(g->dst);
-	free(g->weight);
-	free(g->in_ptr);
+	if (!g->borrowed) {
+		free(g->name);
+		free(g->src);
+		free(g->dst);
+		free(g->weight);
+		free(g->in_ptr);
+	}
 	free(g);
 	return NULL;
+}
+
+gnn_graph *gnn__graph_shell(int64_t n_vertices, int64_t n_edges)
+{
+	gnn_graph *g = calloc(1, sizeof(*g));
+
+	if (g) {
+		g->n_vertices = n_vertices;
+		g->n_edges = n_edges;
+		g->borrowed = 1;
+	}
+	return g;
+}
+
+/* Every array is listed with the size its counts give, not the size it
+ * was allocated with, so that a shell (which has only the counts) lists
+ * the same layout as the graph it stands for.
+ */
+int gnn__graph_arrays(gnn_graph *g, struct gnn__array *a)
+{
+	size_t ne = (size_t) g->n_edges;
+
+	a[0] = (struct gnn__array) { (void **) &g->src, ne * 4 };
+	a[1] = (struct gnn__array) { (void **) &g->dst, ne * 4 };
+	a[2] = (struct gnn__array) { (void **) &g->weight, ne * 4 };
+	a[3] = (struct gnn__array) { (void **) &g->in_ptr,
+		((size_t) g->n_vertices + 1) * 8 };
+	return 4;
+}
+
+void gnn__graph_borrow(gnn_graph *g, char *name)
+{
+	if (!g->borrowed)
+		free(g->name);
+	g->name = name;
+	g->borrowed = 1;
 }
 
 dse_stat gnn__graph_set_name(gnn_graph *g, const char *name, dse_error *err)
@@ -437,10 +479,39 @@ gnn_shards *gnn_shards_free(gnn_shards *s)
 {
 	if (!s)
 		return NULL;
-	free(s->offset);
-	free(s->edges);
+	if (!s->borrowed) {
+		free(s->offset);
+		free(s->edges);
+	}
 	free(s);
 	return NULL;
+}
+
+gnn_shards *gnn__shards_shell(const gnn_graph *g, int64_t n1, int64_t count)
+{
+	gnn_shards *s = calloc(1, sizeof(*s));
+
+	if (s) {
+		s->g = g;
+		s->n1 = n1;
+		s->count = count;
+		s->borrowed = 1;
+	}
+	return s;
+}
+
+int gnn__shards_arrays(gnn_shards *s, struct gnn__array *a)
+{
+	a[0] = (struct gnn__array) { (void **) &s->offset,
+		((size_t) (s->count * s->count) + 1) * 8 };
+	a[1] = (struct gnn__array) { (void **) &s->edges,
+		(size_t) s->g->n_edges * 4 };
+	return 2;
+}
+
+void gnn__shards_borrow(gnn_shards *s)
+{
+	s->borrowed = 1;
 }
 
 /* Counting sort of the edge numbers by subshard (dst / n1, src / n1).

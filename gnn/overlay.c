@@ -119,6 +119,10 @@ static const struct buffer_place {
 static void part_clear(struct ovl_part *p)
 {
 	gnn_shards_free(p->shards);
+	if (p->shared) {
+		memset(p, 0, sizeof(*p));
+		return;
+	}
 	free(p->rows);
 	free(p->row_edges);
 	free(p->row_src_rows);

@@ -64,6 +64,8 @@ struct ovl_part {
 	double *row_load;	/* per shard row and log2 p_sys: the SpDMM
 				 * loads of its subshards, summed */
 	struct gnn__ack_part view;	/* for the cycle models */
+	int shared;		/* the arrays live in the node's shared
+				 * copy (gnn/share.c): not freed here */
 };
 
 struct ovl_plan {
@@ -143,6 +145,17 @@ int gnn__ovl_fiber_widths(const struct overlay *o, int64_t n1,
 /* The plan of shard height n1 and fiber n2, NULL when not built. */
 const struct ovl_plan *gnn__ovl_find_plan(const struct overlay *o,
 	int64_t n1, int64_t n2);
+
+/* Points the view of "p" (struct gnn__ack_part) at the arrays of "g", of
+ * p's shards and of p itself, as they are now.
+ */
+void gnn__ovl_view(struct ovl_part *p, const gnn_graph *g);
+
+/* The array p of "used" items of "size" bytes grown by n zeroed ones
+ * (and one spare, so that n = 0 allocates too); NULL, with p untouched,
+ * when out of memory.
+ */
+void *gnn__ovl_grow_zeroed(void *p, int used, int n, size_t size);
 
 /* The family's prepare (struct gnn__family_ops). */
 dse_stat gnn__ovl_prepare(void *self, int knob, const int64_t *values,

@@ -116,8 +116,7 @@ static void row_loads(struct ovl_part *p)
  * subshard (gnn/ack.h: destinations interleaved by rank), its rounds and
  * its loads.
  */
-static dse_stat part_view(struct ovl_part *p, const gnn_graph *g,
-	const arch_dtype *dtype, dse_error *err)
+void gnn__ovl_view(struct ovl_part *p, const gnn_graph *g)
 {
 	struct gnn__ack_part *v = &p->view;
 
@@ -131,6 +130,22 @@ static dse_stat part_view(struct ovl_part *p, const gnn_graph *g,
 	v->row_first = p->row_first;
 	v->sub_off = p->sub_off;
 	v->sub_edges = p->sub_edges;
+	v->perm = p->ord.perm;
+	v->run_first = p->ord.run_first;
+	v->run_pos = p->ord.run_pos;
+	v->run_d = p->ord.run_d;
+	v->run_n = p->ord.run_n;
+	v->sub_block = p->ord.sub_block;
+	v->hist = p->ord.hist;
+	v->sub_load = p->ord.sub_load;
+}
+
+static dse_stat part_view(struct ovl_part *p, const gnn_graph *g,
+	const arch_dtype *dtype, dse_error *err)
+{
+	struct gnn__ack_part *v = &p->view;
+
+	gnn__ovl_view(p, g);
 	p->row_load = malloc((size_t) (p->count ? p->count : 1) *
 		GNN__ACK_N_PSYS * sizeof(double));
 	if (!p->row_load || !gnn__ack_order_build(v, dtype, &p->ord))
@@ -432,11 +447,8 @@ static dse_stat first_failure(const dse_stat *st, const dse_error *errs,
 	return dse_stat_ok;
 }
 
-/* The array p of "used" items of "size" bytes grown by n zeroed ones
- * (and one spare, so that n = 0 allocates too); NULL, with p untouched,
- * when out of memory.
- */
-static void *grow_zeroed(void *p, int used, int n, size_t size)
+/* Declared in overlay_internal.h. */
+void *gnn__ovl_grow_zeroed(void *p, int used, int n, size_t size)
 {
 	unsigned char *g = realloc(p, (size_t) (used + n + 1) * size);
 
@@ -460,9 +472,9 @@ static dse_stat make_all(struct overlay *o, int phase, const struct todo *t,
 	dse_stat r;
 
 	if (st && errs)
-		g = phase ? grow_zeroed(o->plans, o->n_plans, n,
-			sizeof(*o->plans)) : grow_zeroed(o->parts, o->n_parts,
-			n, sizeof(*o->parts));
+		g = phase ? gnn__ovl_grow_zeroed(o->plans, o->n_plans, n,
+			sizeof(*o->plans)) : gnn__ovl_grow_zeroed(o->parts,
+			o->n_parts, n, sizeof(*o->parts));
 	if (!g) {
 		free(st), free(errs);
 		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
