@@ -16,6 +16,6 @@ cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release \
 # ranks needs its program named here.
 cmake --build "$dir" -j"$(nproc)" --target dse test_search_exhaustive \
 	test_search_heuristic test_search_parallel test_search_prune \
-	test_search_parts >/dev/null
+	test_search_parts test_gnn_share >/dev/null
 ctest --test-dir "$dir" --output-on-failure -j2 \
-	-R '^search\..*_np[0-9]|^integration\.(determinism|resume)$' "$@"
+	-R '^(search|gnn)\..*_np[0-9]|^integration\.(determinism|resume|gnn_share_np2)$' "$@"
