@@ -335,14 +335,39 @@ static void unreadable_at(const dse_ctx *ctx, const char *key,
 }
 
 /* Reads a graph file named relative to the config's folder. */
+/* Records the graph file "name" among the sweep's inputs (its path in
+ * "path", DSE_PATH_LEN bytes).
+ */
+static dse_stat graph_input(dse_ctx *ctx, const char *name, char *path,
+	dse_error *err)
+{
+	dse_config_path(ctx, name, path, DSE_PATH_LEN);
+	return dse_input_add(ctx, "workload", "graph", path, err);
+}
+
+/* Whether [workload] graph "spec" names a file rather than a preset or
+ * a generator (load_graph's order).
+ */
+static int is_graph_file(const char *spec)
+{
+	struct item it;
+	int bad;
+
+	if (gnn_preset_find(spec))
+		return 0;
+	if (strchr(spec, '(') && read_item(spec, spec, &it, &bad) &&
+	    is_generator(it.name))
+		return 0;
+	return strchr(spec, '/') || strchr(spec, '.');
+}
+
 static gnn_graph *graph_file(dse_ctx *ctx, const char *name,
 	dse_error *err)
 {
 	char path[DSE_PATH_LEN];
 	gnn_graph *g;
 
-	dse_config_path(ctx, name, path, sizeof(path));
-	if (dse_input_add(ctx, "workload", "graph", path, err))
+	if (graph_input(ctx, name, path, err))
 		return NULL;
 	g = gnn_graph_read(path, err);
 	if (!g)
@@ -371,7 +396,7 @@ static gnn_graph *load_graph(dse_ctx *ctx, const gnn_preset **preset,
 	if (strchr(spec, '(') && read_item(spec, spec, &it, &bad) &&
 	    is_generator(it.name))
 		return generated(ctx, &it, seed, err);
-	if (strchr(spec, '/') || strchr(spec, '.'))
+	if (is_graph_file(spec))
 		return graph_file(ctx, spec, err);
 	{
 		char known[256];
@@ -664,28 +689,34 @@ static dse_stat tensil_setup(dse_ctx *ctx, const char *name,
 
 /* The graph, one copy per node when MPI runs (gnn/share.h): the node's
  * first rank loads it and moves it into memory the node's ranks share,
- * the others only read that copy (and take the preset, which the model
- * needs, from the config).
+ * the others only read that copy (and take from the config the preset,
+ * which the model needs, and the file, which the inputs record).
  */
 static gnn_graph *node_graph(dse_ctx *ctx, const gnn_preset **preset,
 	dse_error *err)
 {
+	const char *spec = dse_cfg_string(ctx->cfg, "workload", "graph", "");
+	char path[DSE_PATH_LEN];
 	gnn_graph *g = NULL;
+	dse_stat st = dse_stat_ok;
 
 	if (ctx->mpi && !ctx->share) {
 		ctx->share = gnn_share_alloc(ctx->comm, err);
 		if (!ctx->share)
 			return NULL;
 	}
-	if (gnn_share_builds(ctx->share))
+	if (gnn_share_builds(ctx->share)) {
 		g = load_graph(ctx, preset, err);
-	else
-		*preset = gnn_preset_find(dse_cfg_string(ctx->cfg, "workload",
-			"graph", ""));
-	if (gnn_share_agree(ctx->share, gnn_share_builds(ctx->share) && !g ?
-			dse_stat_error : dse_stat_ok, err) ||
+		st = g ? dse_stat_ok : dse_stat_error;
+	}
+	if (gnn_share_agree(ctx->share, st, err) ||
 	    gnn_share_graph(ctx->share, &g, err))
 		return gnn_graph_free(g);
+	if (!gnn_share_builds(ctx->share)) {
+		*preset = gnn_preset_find(spec);
+		if (is_graph_file(spec) && graph_input(ctx, spec, path, err))
+			return gnn_graph_free(g);
+	}
 	return g;
 }
 

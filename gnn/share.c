@@ -19,6 +19,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "graph_internal.h"
 #include "overlay_internal.h"
@@ -203,8 +206,20 @@ static dse_stat make_window(gnn_share *s, int w, size_t bytes,
 	return mpi_check(MPI_Win_fence(0, s->win[w]), "MPI_Win_fence", err);
 }
 
+/* Arrays of at least this many bytes are handed back to the system as
+ * soon as they are moved (see move_arrays).
+ */
+#define TRIM_BYTES ((size_t) 1 << 20)
+
 /* The builder: copies every array into the segment after a header of
  * "head" bytes, frees its own and points the owner at the copy.
+ *
+ * glibc serves an allocation below its mmap threshold (which grows to
+ * 32 MiB once a large block is freed) from the heap, and free() keeps
+ * such memory in the process: without malloc_trim, which hands the
+ * free pages in the heap back, the builder would hold its own copy
+ * beside the shared one (measured: 123 MB more on the Yelp-sized
+ * preset, two copies on the node).
  */
 static void move_arrays(char *base, size_t head, struct gnn__array *a,
 	int n)
@@ -218,6 +233,10 @@ static void move_arrays(char *base, size_t head, struct gnn__array *a,
 		free(*a[i].p);
 		*a[i].p = base + off;
 		off += align_up(a[i].bytes);
+#ifdef __GLIBC__
+		if (a[i].bytes >= TRIM_BYTES)
+			malloc_trim(0);
+#endif
 	}
 }
 
