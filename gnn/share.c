@@ -206,6 +206,16 @@ static dse_stat make_window(gnn_share *s, int w, size_t bytes,
 	return mpi_check(MPI_Win_fence(0, s->win[w]), "MPI_Win_fence", err);
 }
 
+/* The other ranks: window "w" once the builder has written it (its
+ * second fence).
+ */
+static dse_stat open_window(gnn_share *s, int w, dse_error *err)
+{
+	if (make_window(s, w, 0, err))
+		return dse_stat_error;
+	return mpi_check(MPI_Win_fence(0, s->win[w]), "MPI_Win_fence", err);
+}
+
 /* Arrays of at least this many bytes are handed back to the system as
  * soon as they are moved (see move_arrays).
  */
@@ -284,9 +294,7 @@ static gnn_graph *take_graph(gnn_share *s, dse_error *err)
 	char *base;
 	int n;
 
-	if (make_window(s, W_GRAPH, 0, err) ||
-	    mpi_check(MPI_Win_fence(0, s->win[W_GRAPH]), "MPI_Win_fence",
-			err))
+	if (open_window(s, W_GRAPH, err))
 		return NULL;
 	base = s->base[W_GRAPH];
 	memcpy(&h, base, sizeof(h));
@@ -449,9 +457,7 @@ static dse_stat take_parts(gnn_share *s, struct overlay *o, dse_error *err)
 	void *grown;
 	int i, n;
 
-	if (make_window(s, W_PARTS, 0, err) ||
-	    mpi_check(MPI_Win_fence(0, s->win[W_PARTS]), "MPI_Win_fence",
-			err))
+	if (open_window(s, W_PARTS, err))
 		return dse_stat_error;
 	base = s->base[W_PARTS];
 	memcpy(&h, base, sizeof(h));
