@@ -334,7 +334,6 @@ static void unreadable_at(const dse_ctx *ctx, const char *key,
 		what, msg);
 }
 
-/* Reads a graph file named relative to the config's folder. */
 /* Records the graph file "name" among the sweep's inputs (its path in
  * "path", DSE_PATH_LEN bytes).
  */
@@ -361,6 +360,7 @@ static int is_graph_file(const char *spec)
 	return strchr(spec, '/') || strchr(spec, '.');
 }
 
+/* Reads a graph file named relative to the config's folder. */
 static gnn_graph *graph_file(dse_ctx *ctx, const char *name,
 	dse_error *err)
 {
@@ -795,8 +795,9 @@ dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err)
 			"values (partitions, plans) in %.1f s",
 			gnn_family_kind_name(kind), omp_get_wtime() - t0);
 	if (gnn_share_bytes(ctx->share))
-		dse_note(ctx, DSE_NOTE_PROGRESS, "graph and partitions: one "
-			"copy of %.1f MB shared by the %d ranks of the node",
+		dse_note(ctx, DSE_NOTE_PROGRESS, "graph and what is built "
+			"from it: one copy of %.1f MB shared by the %d ranks of "
+			"the node",
 			(double) gnn_share_bytes(ctx->share) / 1e6,
 			gnn_share_node_ranks(ctx->share));
 	return dse_stat_ok;

@@ -140,6 +140,7 @@ void gnn__ovl_view(struct ovl_part *p, const gnn_graph *g)
 	v->sub_load = p->ord.sub_load;
 }
 
+/* Builds the compiler's order and the loads of "p", and its view. */
 static dse_stat part_view(struct ovl_part *p, const gnn_graph *g,
 	const arch_dtype *dtype, dse_error *err)
 {
