@@ -143,21 +143,33 @@ int gnn_share_holds(const gnn_share *s, const void *p)
 	return 0;
 }
 
+/* On failure the builder's error itself goes to the node's other ranks,
+ * so that they stop with its exit status (2 for bad input) and message:
+ * a launcher reports one of its ranks' statuses, and they must agree.
+ */
 dse_stat gnn_share_agree(gnn_share *s, dse_stat st, dse_error *err)
 {
 	int ok = st == dse_stat_ok;
+	dse_error e;
 
 	if (!s || s->size == 1)
 		return st;
 	if (mpi_check(MPI_Bcast(&ok, 1, MPI_INT, 0, s->node), "MPI_Bcast",
 			err))
 		return dse_stat_error;
-	if (s->rank == 0)
-		return st;
-	if (!ok)
-		return dse_error_set(err, DSE_E_RUNTIME, "the first rank of "
-			"this node could not build the graph it shares");
-	return dse_stat_ok;
+	if (ok)
+		return dse_stat_ok;
+	memset(&e, 0, sizeof(e));
+	if (s->rank == 0 && err)
+		e = *err;
+	if (mpi_check(MPI_Bcast(&e, (int) sizeof(e), MPI_BYTE, 0, s->node),
+			"MPI_Bcast", err))
+		return dse_stat_error;
+	e.msg[sizeof(e.msg) - 1] = e.file[sizeof(e.file) - 1] = '\0';
+	e.key[sizeof(e.key) - 1] = '\0';
+	if (err)
+		*err = e;
+	return dse_stat_error;
 }
 
 /* The bytes of a header of "head" bytes followed by the arrays "a". */

@@ -44,9 +44,9 @@ int gnn_share_builds(const gnn_share *s);
 /* The ranks of this rank's node. */
 int gnn_share_node_ranks(const gnn_share *s);
 
-/* The builder's outcome "st" on every rank of the node: a rank that does
- * not build gets dse_stat_error with a message naming the builder when
- * the builder failed (the builder reports the cause itself).
+/* The builder's outcome "st" on every rank of the node: when the builder
+ * failed, every rank of the node returns dse_stat_error with the
+ * builder's error in "err".
  */
 dse_stat gnn_share_agree(gnn_share *s, dse_stat st, dse_error *err);
 
