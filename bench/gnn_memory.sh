@@ -36,16 +36,13 @@ export OMP_NUM_THREADS=1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# ranks PID: the dse processes under the launcher PID (its children under
-# Open MPI, its grandchildren under MPICH's Hydra).
+# ranks: the dse processes of the run now going, found by the unique
+# results path on their command lines (the launcher's too, and under
+# MPICH Hydra's proxies, which are not named dse).
 ranks() {
-	local c
-	for c in $(pgrep -P "$1"); do
-		if [ "$(cat "/proc/$c/comm" 2>/dev/null)" = dse ]; then
-			echo "$c"
-		else
-			ranks "$c"
-		fi
+	local p
+	for p in $(pgrep -f -- "$tmp/out.h5"); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = dse ] && echo "$p"
 	done
 }
 
@@ -67,7 +64,7 @@ for np in $list; do
 	declare -A hwm=()
 	while kill -0 "$launcher" 2>/dev/null; do
 		sum=0
-		for p in $(ranks "$launcher"); do
+		for p in $(ranks); do
 			pss=$(kb Pss "/proc/$p/smaps_rollup")
 			h=$(kb VmHWM "/proc/$p/status")
 			sum=$((sum + pss))
