@@ -16,6 +16,9 @@ enum sim_scale__if_path {
 	SIM_SCALE__IF_WORDS = 2
 };
 
+/* SCALE-Sim splits a buffer into this many sets. */
+#define SIM_SCALE__SETS 100
+
 /* The shape of a layer on an array, worked out once by scale.c. */
 struct sim_scale__geom {
 	const sim_scale_arch *arch;
@@ -76,6 +79,70 @@ int sim_scale__ivs_merge(struct sim_scale__ivs *u,
  * when memory runs out.
  */
 int sim_scale__ivs_add(struct sim_scale__ivs *s, int64_t a);
+
+/* Where a column fold of a CALC IFMAP pass left its read buffer
+ * (sim/scale_folds.c): the place of its last hand-over (the row counted
+ * from the column fold's first row, and the word in that row), the
+ * hand-overs in it and the words the half held at its end.
+ */
+struct sim_scale__fold_end {
+	int64_t row, x;
+	int64_t handovers;
+	int64_t fill;
+};
+
+/* Given how the first n of cf column folds ended (ends[0 .. n)), whether
+ * the rest can be counted without a replay: returns 1 and sets *more to
+ * the hand-overs of folds n .. cf - 1 and *last to the fold the last one
+ * repeats (NULL when the last of the n had no hand-over: nothing changes
+ * after it); returns 0 when the pass must go on.
+ */
+int sim_scale__folds_repeat(const struct sim_scale__fold_end *ends,
+	int64_t n, int64_t cf, int64_t *more,
+	const struct sim_scale__fold_end **last);
+
+/* The im2col IFMAP: the word of output pixel p and window index j is
+ * base[p] + off[j] when the tap lies inside the IFMAP, that is when
+ * jr[j] < maxr[p] and jc[j] < maxc[p].
+ */
+struct tabs {
+	int64_t *base, *maxr, *maxc;	/* per output pixel */
+	int64_t *off, *jr, *jc;		/* per window index */
+	int64_t win, k;
+	/* The layer's channels, filter rows, words of a filter row (s c)
+	 * and of an IFMAP row (w c).
+	 */
+	int64_t c, r, sc, wc;
+};
+
+/* A USER-mode read buffer (sim/scale_user.c). */
+struct user_rd {
+	/* The sets each word of the operand is in: sets[at[a] ..
+	 * at[a + 1]) for address a, ascending.
+	 */
+	int64_t *at;
+	int32_t *sets;
+	int64_t set_words, n_sets, a_sets, p_sets, valid;
+	int64_t start;		/* the window is sets start .. start + a_sets
+				 * - 1, modulo n_sets */
+	int64_t lines0, lines_p, bw;
+	int64_t last;		/* cycle the last fetch ended */
+	int64_t fetches;
+};
+
+/* Starts a USER read buffer of "words" words over operand "op" of
+ * "range" addresses: cuts its prefetch order into sets, notes the sets of
+ * every word and sizes the window (fetched before the first cycle).
+ * Returns -1 when memory runs out.
+ */
+int sim_scale__user_init(struct user_rd *r, const struct sim_scale__geom *g,
+	const struct tabs *tb, int op, int64_t words, int64_t range);
+
+/* The words a[0 .. n) of a row at cycle "cycle"; returns SCALE-Sim's
+ * offset (the hit latency 1 plus the stall).
+ */
+int64_t sim_scale__user_row(struct user_rd *r, const int64_t *a, int64_t n,
+	int64_t cycle);
 
 /* The array's stalls and the OFMAP write buffer, which both modes of the
  * memory model drive (sim/scale_wbuf.c).

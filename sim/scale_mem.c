@@ -60,23 +60,9 @@ enum { IF = SIM_SCALE_IFMAP, FI = SIM_SCALE_FILTER, OF = SIM_SCALE_OFMAP };
  * drains the OFMAP at the array's width; a fetch answers one cycle after
  * its request.
  */
-#define SETS 100
+#define SETS SIM_SCALE__SETS
 #define ACTIVE_SETS 50
 #define CALC_FIRST_BW 10
-
-/* The im2col IFMAP: the word of output pixel p and window index j is
- * base[p] + off[j] when the tap lies inside the IFMAP, that is when
- * jr[j] < maxr[p] and jc[j] < maxc[p].
- */
-struct tabs {
-	int64_t *base, *maxr, *maxc;	/* per output pixel */
-	int64_t *off, *jr, *jc;		/* per window index */
-	int64_t win, k;
-	/* The layer's channels, filter rows, words of a filter row (s c)
-	 * and of an IFMAP row (w c).
-	 */
-	int64_t c, r, sc, wc;
-};
 
 /* One tile of a fold's demand: rows u in [u_lo, u_n) of a tile x_hi wide
  * (the rest of the array's width reads nothing), after "prefix" empty
@@ -269,6 +255,7 @@ struct calc_rd {
 	int64_t set_words;
 	int64_t handovers;
 	int64_t last_row;	/* the row of the last hand-over */
+	int64_t last_x;		/* its word in that row (IFMAP) */
 	/* The FILTER's tiles: the positions [lo, hi) of tile id the half
 	 * "gen" holds.
 	 */
@@ -296,212 +283,6 @@ static void calc_report(int64_t set_words, int64_t taken, int64_t handovers,
 	}
 	*start = first_req - dse_cdiv(ACTIVE_SETS * set_words, CALC_FIRST_BW);
 	*stop = last_handover + 1;
-}
-
-/* ------------------------------------------------------------------ */
-/* Read buffers, USER mode. */
-
-/* A walk over the prefetch order of an operand: "nb" tiles of "b_rows"
- * rows and "x_n" columns stacked, entry (m, x) of tile m / b_rows being the
- * operand element whose one index is m % b_rows and whose other is
- * (m / b_rows) x_n + x (nothing when that reaches "lim"); read along the
- * anti-diagonals (row falling, column rising) or row by row.
- */
-struct order {
-	const struct tabs *tb;
-	int op, diag, v_is_i;
-	int64_t nb, b_rows, x_n, lim;
-	int64_t m_n;		/* nb * b_rows */
-	int64_t d, m, x;	/* position */
-};
-
-static void order_reset(struct order *o)
-{
-	o->d = 0;
-	o->m = 0;
-	o->x = 0;
-}
-
-/* The next element in the order, or -2 at the end; -1 for nothing. */
-static int64_t order_next(struct order *o)
-{
-	int64_t m = o->m, x = o->x, b, i, j, other;
-
-	if (o->diag) {
-		if (o->d >= o->m_n + o->x_n - 1)
-			return -2;
-		x = o->d - m;
-		if (--o->m < dse_max64(0, o->d - o->x_n + 1)) {
-			o->d++;
-			o->m = dse_min64(o->d, o->m_n - 1);
-		}
-	} else {
-		if (m >= o->m_n)
-			return -2;
-		if (++o->x == o->x_n) {
-			o->x = 0;
-			o->m++;
-		}
-	}
-	b = m / o->b_rows;
-	other = b * o->x_n + x;
-	if (other >= o->lim)
-		return -1;
-	i = o->v_is_i ? m % o->b_rows : other;
-	j = o->v_is_i ? other : m % o->b_rows;
-	if (o->op == IF) {
-		const struct tabs *tb = o->tb;
-
-		if (tb->jr[j] >= tb->maxr[i] || tb->jc[j] >= tb->maxc[i])
-			return -1;
-		return tb->base[i] + tb->off[j];
-	}
-	return o->op == FI ? j * o->tb->win + i : i * o->tb->k + j;
-}
-
-struct user_rd {
-	/* The sets each word of the operand is in: sets[at[a] ..
-	 * at[a + 1]) for address a, ascending.
-	 */
-	int64_t *at;
-	int32_t *sets;
-	int64_t set_words, n_sets, a_sets, p_sets, valid;
-	int64_t start;		/* the window is sets start .. start + a_sets
-				 * - 1, modulo n_sets */
-	int64_t lines0, lines_p, bw;
-	int64_t last;		/* cycle the last fetch ended */
-	int64_t fetches;
-};
-
-/* How many moves of the window by p_sets bring address "a" into it: 0
- * when it is in already.  After m moves set s is in the window when
- * (s - start - m p) mod n < a_sets; that offset falls by p a move, and a
- * window at least as wide as a move cannot be jumped over.  The moves
- * grow with the offset, so the set nearest ahead of the start decides:
- * the first at or after the start, else (the offset wraps) the first of
- * all.  The sets of a word are ascending, so a binary search finds it
- * (a word of a weight-stationary FILTER is in hundreds of sets).
- */
-static int64_t user_moves(const struct user_rd *r, int64_t a)
-{
-	int64_t lo = r->at[a], hi = r->at[a + 1], first = lo, off;
-
-	if (lo == hi)
-		return -1;
-	while (lo < hi) {
-		int64_t mid = lo + (hi - lo) / 2;
-
-		if (r->sets[mid] < r->start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	/* Both the set and the start lie in [0, n_sets), so one addition
-	 * takes the offset modulo n_sets.
-	 */
-	off = lo < r->at[a + 1] ? (int64_t) r->sets[lo] - r->start :
-		(int64_t) r->sets[first] - r->start + r->n_sets;
-	if (off < r->a_sets)
-		return 0;
-	return dse_cdiv(off - r->a_sets + 1, r->p_sets);
-}
-
-/* The words of a row at cycle "cycle"; returns SCALE-Sim's offset (the
- * hit latency 1 plus the stall).  Every move of the window fetches the
- * prefetch half, issued right after the previous fetch.
- */
-static int64_t user_row(struct user_rd *r, const int64_t *a, int64_t n,
-	int64_t cycle)
-{
-	int64_t off = 1, i;
-
-	for (i = 0; i < n; i++) {
-		int64_t m = r->p_sets ? user_moves(r, a[i]) : 0;
-
-		if (!m)
-			continue;
-		r->start = (r->start + m * r->p_sets) % r->n_sets;
-		r->fetches += m;
-		r->last += m * (r->lines_p + 1);
-		if (r->last - (cycle + off) > 0)
-			off = r->last - cycle;
-	}
-	return off;
-}
-
-/* The prefetch order of operand "op" (systolic_compute_*.py,
- * create_*_prefetch_mat): the tiles of the fold the operand depends on,
- * stacked; a tile of the row folds is "rows" wide, one of the column folds
- * "cols" wide.
- */
-static void user_order(const struct sim_scale__geom *g, const struct tabs *tb,
-	int op, struct order *o)
-{
-	/* Per dataflow and operand: tiles along the row folds, tile rows
-	 * the window (else t), the tile row is the first index, anti-
-	 * diagonal order.
-	 */
-	static const struct {
-		int by_row, rows_sr, v_is_i, diag;
-	} kinds[3][2] = {
-		[SIM_SCALE_OS] = { { 1, 0, 0, 1 }, { 0, 0, 1, 1 } },
-		[SIM_SCALE_WS] = { { 1, 0, 1, 1 }, { 0, 1, 1, 0 } },
-		[SIM_SCALE_IS] = { { 0, 1, 0, 0 }, { 1, 0, 0, 1 } }
-	};
-	int df = g->arch->dataflow, by_row = kinds[df][op].by_row;
-
-	memset(o, 0, sizeof(*o));
-	o->tb = tb;
-	o->op = op;
-	o->diag = kinds[df][op].diag;
-	o->v_is_i = kinds[df][op].v_is_i;
-	o->b_rows = kinds[df][op].rows_sr ? g->sr : g->t;
-	o->nb = by_row ? g->row_folds : g->col_folds;
-	o->x_n = by_row ? g->arch->rows : g->arch->cols;
-	o->lim = by_row ? g->sr : g->sc;
-	o->m_n = o->nb * o->b_rows;
-}
-
-/* Starts a USER read buffer of "words" words over operand "op" of
- * "range" addresses: cuts its prefetch order into sets, notes the sets of
- * every word and sizes the window (fetched before the first cycle).
- * Returns -1 when memory runs out.
- */
-static int user_init(struct user_rd *r, const struct sim_scale__geom *g,
-	const struct tabs *tb, int op, int64_t words, int64_t range)
-{
-	int64_t active = (words + 1) / 2, k = 0, a, i;
-	struct order o;
-
-	memset(r, 0, sizeof(*r));
-	user_order(g, tb, op, &o);
-	r->at = calloc((size_t) range + 2, sizeof(*r->at));
-	if (!r->at)
-		return -1;
-	while ((a = order_next(&o)) != -2)
-		if (a >= 0)
-			r->at[a + 2]++;
-	for (i = 0; i < range; i++)
-		r->at[i + 2] += r->at[i + 1];
-	r->valid = r->at[range + 1];
-	r->sets = malloc((size_t) r->valid * sizeof(*r->sets) + 1);
-	if (!r->sets)
-		return -1;
-	r->set_words = dse_cdiv(words, SETS);
-	order_reset(&o);
-	while ((a = order_next(&o)) != -2)
-		if (a >= 0)
-			r->sets[r->at[a + 1]++] = (int32_t) (k++ / r->set_words);
-	r->bw = g->arch->bandwidth;
-	r->n_sets = r->valid / r->set_words + 1;
-	r->a_sets = dse_min64(dse_cdiv(active, r->set_words), r->n_sets);
-	r->p_sets = dse_min64(dse_cdiv(words - active, r->set_words),
-		r->n_sets - r->a_sets);
-	r->lines0 = dse_min64(dse_cdiv(active, r->bw),
-		dse_cdiv(o.m_n * o.x_n, r->bw));
-	r->lines_p = dse_cdiv(words - active, r->bw);
-	r->last = -1;
-	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -748,6 +529,7 @@ static int calc_if_walk(struct calc_if *c, struct mem *m,
 		if (add && c->half.words == c->r->cap) {
 			c->r->handovers++;
 			c->r->last_row = c->row0 + d;
+			c->r->last_x = x;
 			c->half.n = 0;
 			c->half.words = 0;
 		}
@@ -898,6 +680,7 @@ static int calc_if_distinct(struct calc_if *c, struct mem *m,
 	    sim_scale__ivs_merge(&c->half, &c->rows))
 		return -1;
 	n = row_addrs(&m->tb, b, lo, m->row);
+	c->r->last_x = n - keep - 1;
 	for (x = n - keep; x < n; x++)
 		if (sim_scale__ivs_add(&c->half, m->row[x]) < 0)
 			return -1;
@@ -918,6 +701,54 @@ static int calc_if_tile(struct calc_if *c, struct mem *m,
 		calc_if_distinct(c, m, b, at + 1, d1);
 }
 
+/* After column fold fc of an IFMAP pass, which began with "h0"
+ * hand-overs and ended with *fill words in the half: notes how it ended
+ * in "ends" (NULL where column folds stream different words) and, where
+ * the folds after it repeat earlier ones (sim/scale_folds.c), counts them
+ * into "r" and *fill.  Returns 1 when the pass can stop there.
+ */
+static int calc_if_fold_end(const struct sim_scale__geom *g,
+	struct calc_rd *r, struct sim_scale__fold_end *ends, int64_t fc,
+	int64_t h0, int64_t *fill)
+{
+	int64_t span = g->row_folds * g->fold_len, more;
+	const struct sim_scale__fold_end *last;
+
+	if (!ends || fc + 1 >= g->col_folds)
+		return 0;
+	ends[fc].row = r->last_row - fc * span;
+	ends[fc].x = r->last_x;
+	ends[fc].handovers = r->handovers - h0;
+	ends[fc].fill = *fill;
+	if (!sim_scale__folds_repeat(ends, fc + 1, g->col_folds, &more,
+		&last))
+		return 0;
+	r->handovers += more;
+	if (last) {
+		r->last_row = last->row + (g->col_folds - 1) * span;
+		r->last_x = last->x;
+		*fill = last->fill;
+	}
+	return 1;
+}
+
+/* Room to note how each column fold of an IFMAP pass ended, where they
+ * all stream the same words (every dataflow but input-stationary); NULL
+ * otherwise, or when memory runs out (*bad is then set).
+ */
+static struct sim_scale__fold_end *fold_ends(const struct sim_scale__geom *g,
+	int *bad)
+{
+	struct sim_scale__fold_end *ends;
+
+	*bad = 0;
+	if (g->arch->dataflow == SIM_SCALE_IS)
+		return NULL;
+	ends = calloc((size_t) g->col_folds, sizeof(*ends));
+	*bad = !ends;
+	return ends;
+}
+
 /* The IFMAP's stream through a CALC buffer, as runs of words: the half
  * holds the distinct words read since its hand-over.
  */
@@ -925,20 +756,29 @@ static int calc_ifmap_runs(struct mem *m, struct calc_rd *r)
 {
 	const struct sim_scale__geom *g = m->g;
 	struct calc_if c;
-	int64_t fc, fr, d0, d1;
+	int64_t fc, fr, d0, d1, h0, fill;
 	struct body b;
-	int bad = 0;
+	int bad;
+	struct sim_scale__fold_end *ends = fold_ends(g, &bad);
 
 	memset(&c, 0, sizeof(c));
 	c.r = r;
-	for (fc = 0; fc < g->col_folds && !bad; fc++)
+	for (fc = 0; fc < g->col_folds && !bad; fc++) {
+		h0 = r->handovers;
 		for (fr = 0; fr < g->row_folds && !bad; fr++) {
 			c.row0 = fold_row0(g, fc, fr);
 			make_body(g, IF, fc, fr, &b);
 			body_rows(&b, &d0, &d1);
 			bad = calc_if_tile(&c, m, &b, d0, d1);
 		}
+		fill = c.half.words;
+		if (!bad && calc_if_fold_end(g, r, ends, fc, h0, &fill)) {
+			c.half.words = fill;
+			break;
+		}
+	}
 	r->fill = c.half.words;
+	free(ends);
 	sim_scale__ivs_free(&c.half);
 	sim_scale__ivs_free(&c.rows);
 	return bad ? -1 : 0;
@@ -974,6 +814,7 @@ static void calc_if_run(struct calc_rd *r, uint32_t *stamp,
 			half++;
 			r->handovers++;
 			r->last_row = row;
+			r->last_x = x;
 		}
 	}
 	r->fill = fill;
@@ -988,12 +829,17 @@ static int calc_ifmap_words(struct mem *m, struct calc_rd *r)
 	int inside = (g->out_h - 1) * l->stride_h + l->r <= l->h &&
 		(g->out_w - 1) * l->stride_w + l->s <= l->w;
 	uint32_t *stamp = calloc((size_t) m->range[IF], sizeof(*stamp));
-	int64_t fc, fr, d, d0, d1, len, i, j, di, dj;
+	int64_t fc, fr, d, d0, d1, len, i, j, di, dj, h0;
 	struct body b;
+	int bad;
+	struct sim_scale__fold_end *ends = fold_ends(g, &bad);
 
-	if (!stamp)
+	if (!stamp || bad) {
+		free(stamp);
 		return -1;
-	for (fc = 0; fc < g->col_folds; fc++)
+	}
+	for (fc = 0; fc < g->col_folds; fc++) {
+		h0 = r->handovers;
 		for (fr = 0; fr < g->row_folds; fr++) {
 			int64_t row0 = fold_row0(g, fc, fr);
 
@@ -1011,6 +857,10 @@ static int calc_ifmap_words(struct mem *m, struct calc_rd *r)
 						j, di, dj, row0 + d, 0);
 			}
 		}
+		if (calc_if_fold_end(g, r, ends, fc, h0, &r->fill))
+			break;
+	}
+	free(ends);
 	free(stamp);
 	return 0;
 }
@@ -1297,7 +1147,7 @@ static int64_t user_step(struct mem *m, struct user_rd *rd, struct wbuf *w,
 	for (op = IF; op <= FI; op++) {
 		n = row_addrs(&m->tb, &b[op], d, m->row);
 		if (n) {
-			int64_t o = user_row(&rd[op], m->row, n, cycle);
+			int64_t o = sim_scale__user_row(&rd[op], m->row, n, cycle);
 
 			seen_row(m, (int) op, cycle + o);
 			stall = dse_max64(stall, o - 1);
@@ -1355,7 +1205,7 @@ static int user_mode(struct mem *m, sim_scale_result *res)
 
 	memset(rd, 0, sizeof(rd));
 	for (op = IF; op <= FI; op++)
-		if (user_init(&rd[op], g, &m->tb, (int) op, m->words[op],
+		if (sim_scale__user_init(&rd[op], g, &m->tb, (int) op, m->words[op],
 			m->range[op]))
 			bad = 1;
 	if (!bad) {
