@@ -40,3 +40,39 @@ int sim_scale__folds_repeat(const struct sim_scale__fold_end *ends,
 	*last = &ends[g + 1 + (cf - 1 - g - 1) % p];
 	return 1;
 }
+
+/* Whether the circular ranges of channels [a, a + wa) and [b, b + wb)
+ * (modulo c) meet: one starts inside the other.
+ */
+static int channels_meet(int64_t a, int64_t wa, int64_t b, int64_t wb,
+	int64_t c)
+{
+	if (wa >= c || wb >= c)
+		return 1;
+	return ((b - a) % c + c) % c < wa || ((a - b) % c + c) % c < wb;
+}
+
+int sim_scale__ws_all_new(int64_t win, int64_t rows, int64_t c, int64_t e,
+	int64_t col_folds, int64_t cap)
+{
+	int64_t rf = (win + rows - 1) / rows, a, b;
+
+	/* A tile of at most c window indices holds each channel once. */
+	if (rows > c && win > c)
+		return 0;
+	for (a = 0; a < rf; a++) {
+		int64_t wa = win - a * rows < rows ? win - a * rows : rows;
+		int64_t gap = 0, end = col_folds > 1 ? a + rf : rf - 1;
+
+		for (b = a + 1; b <= end && gap < cap; b++) {
+			int64_t fb = b % rf;
+			int64_t wb = win - fb * rows < rows ? win - fb * rows :
+				rows;
+
+			if (channels_meet(a * rows, wa, fb * rows, wb, c))
+				return 0;
+			gap += e * wb;
+		}
+	}
+	return 1;
+}

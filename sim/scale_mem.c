@@ -821,13 +821,20 @@ static void calc_if_run(struct calc_rd *r, uint32_t *stamp,
 	r->half = half;
 }
 
+/* Whether every tap of the layer lies inside the IFMAP. */
+static int taps_inside_all(const struct sim_scale__geom *g)
+{
+	const sim_scale_layer *l = g->layer;
+
+	return (g->out_h - 1) * l->stride_h + l->r <= l->h &&
+		(g->out_w - 1) * l->stride_w + l->s <= l->w;
+}
+
 /* The IFMAP's stream through a CALC buffer word by word. */
 static int calc_ifmap_words(struct mem *m, struct calc_rd *r)
 {
 	const struct sim_scale__geom *g = m->g;
-	const sim_scale_layer *l = g->layer;
-	int inside = (g->out_h - 1) * l->stride_h + l->r <= l->h &&
-		(g->out_w - 1) * l->stride_w + l->s <= l->w;
+	int inside = taps_inside_all(g);
 	uint32_t *stamp = calloc((size_t) m->range[IF], sizeof(*stamp));
 	int64_t fc, fr, d, d0, d1, len, i, j, di, dj, h0;
 	struct body b;
@@ -866,6 +873,54 @@ static int calc_ifmap_words(struct mem *m, struct calc_rd *r)
 }
 
 static int64_t tile_len(struct mem *m, int op, int64_t fc, int64_t fr);
+
+/* Whether every word of the IFMAP's stream is new to the half when read
+ * (sim_scale__ws_all_new): a weight-stationary layer whose taps all lie
+ * inside the IFMAP and whose reads of a word lie far apart.
+ */
+static int calc_if_all_new(const struct sim_scale__geom *g, int64_t cap)
+{
+	return g->arch->dataflow == SIM_SCALE_WS && taps_inside_all(g) &&
+		sim_scale__ws_all_new(g->win, g->arch->rows, g->layer->c,
+			g->e, g->col_folds, cap);
+}
+
+/* The IFMAP's stream through a CALC buffer when every word is new to the
+ * half: it fills every "cap" words, so the hand-overs are counted, and
+ * only the row of the last one is looked for (a binary search over the
+ * rows of its tile, whose words are counted in closed form).
+ */
+static void calc_ifmap_new(struct mem *m, struct calc_rd *r)
+{
+	const struct sim_scale__geom *g = m->g;
+	int64_t n = 0, fr, fc, pos, len, lo, hi;
+	struct body b;
+
+	for (fr = 0; fr < g->row_folds; fr++)
+		n += tile_len(m, IF, 0, fr);
+	r->handovers = n * g->col_folds / r->cap;
+	r->fill = n * g->col_folds % r->cap;
+	if (!r->handovers)
+		return;
+	pos = r->handovers * r->cap - 1;
+	fc = pos / n;
+	pos %= n;
+	for (fr = 0; pos >= (len = tile_len(m, IF, fc, fr)); fr++)
+		pos -= len;
+	make_body(g, IF, fc, fr, &b);
+	body_rows(&b, &lo, &hi);
+	hi--;
+	/* The first row whose words take the count past "pos". */
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+
+		if (rows_words(g, &m->tb, &b, b.prefix, mid + 1) > pos)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	r->last_row = fold_row0(g, fc, fr) + lo;
+}
 
 /* A run costs about as much as this many words replayed one by one (the
  * runs of a stretch are built, merged and counted again as the stretch
@@ -913,6 +968,10 @@ static int calc_ifmap(struct mem *m, struct calc_rd *r)
 	if (g->if_path != SIM_SCALE__IF_AUTO)
 		return g->if_path == SIM_SCALE__IF_RUNS ?
 			calc_ifmap_runs(m, r) : calc_ifmap_words(m, r);
+	if (calc_if_all_new(g, r->cap)) {
+		calc_ifmap_new(m, r);
+		return 0;
+	}
 	memset(&runs, 0, sizeof(runs));
 	make_body(g, IF, 0, 0, &b);
 	body_rows(&b, &d0, &d1);
