@@ -52,8 +52,8 @@ static int channels_meet(int64_t a, int64_t wa, int64_t b, int64_t wb,
 	return ((b - a) % c + c) % c < wa || ((a - b) % c + c) % c < wb;
 }
 
-int sim_scale__ws_all_new(int64_t win, int64_t rows, int64_t c, int64_t e,
-	int64_t col_folds, int64_t cap)
+int sim_scale__ws_all_new(const int64_t *len, int64_t win, int64_t rows,
+	int64_t c, int64_t col_folds, int64_t cap)
 {
 	int64_t rf = (win + rows - 1) / rows, a, b;
 
@@ -71,7 +71,7 @@ int sim_scale__ws_all_new(int64_t win, int64_t rows, int64_t c, int64_t e,
 
 			if (channels_meet(a * rows, wa, fb * rows, wb, c))
 				return 0;
-			gap += e * wb;
+			gap += len[fb];
 		}
 	}
 	return 1;

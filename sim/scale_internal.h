@@ -146,16 +146,16 @@ int64_t sim_scale__user_row(struct user_rd *r, const int64_t *a, int64_t n,
 
 /* Whether every word of a weight-stationary IFMAP stream is new to the
  * active half when it is read, so that the half fills every "cap" words
- * (sim/scale_folds.c).  The layer's taps all lie inside the IFMAP; the
- * stream reads the tiles of window indices [f rows, f rows + rows) (f
- * the row fold), every one by each of the "e" pixels, row fold after row
- * fold, the whole "col_folds" times; window index j reads channel j mod
- * c.  Two reads of a word are two window indices of the same channel, so
- * it holds when no tile holds a channel twice and any two tiles that
- * share a channel lie at least "cap" words apart in the stream.
+ * (sim/scale_folds.c).  The stream reads the tiles of window indices
+ * [f rows, f rows + rows) (f the row fold), tile f "len[f]" words, row
+ * fold after row fold, the whole "col_folds" times; window index j reads
+ * channel j mod c.  Two reads of a word are two window indices of the
+ * same channel, so it holds when no tile holds a channel twice and any
+ * two tiles that share a channel lie at least "cap" words apart in the
+ * stream.
  */
-int sim_scale__ws_all_new(int64_t win, int64_t rows, int64_t c, int64_t e,
-	int64_t col_folds, int64_t cap);
+int sim_scale__ws_all_new(const int64_t *len, int64_t win, int64_t rows,
+	int64_t c, int64_t col_folds, int64_t cap);
 
 /* The array's stalls and the OFMAP write buffer, which both modes of the
  * memory model drive (sim/scale_wbuf.c).

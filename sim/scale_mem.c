@@ -626,17 +626,17 @@ static int64_t pixels_below(const struct sim_scale__geom *g, int64_t r,
 	return y * xlim + dse_min64(n % g->out_w, xlim);
 }
 
-/* The words of rows [da, db) of a tile for which tile_distinct holds:
- * column x holds pixels u with u + x in the rows, all reading the tap of
- * the tile's first window index.
+/* The words of rows [da, db) of a weight-stationary IFMAP tile: column
+ * x holds pixels u with u + x in the rows, reading the tap of window
+ * index j0 + x.
  */
 static int64_t rows_words(const struct sim_scale__geom *g,
 	const struct tabs *tb, const struct body *b, int64_t da, int64_t db)
 {
 	int64_t va = da - b->prefix, vb = db - b->prefix, x, n = 0;
-	int64_t r = tb->jr[b->j0], s = tb->jc[b->j0];
 
 	for (x = 0; x < b->x_hi; x++) {
+		int64_t r = tb->jr[b->j0 + x], s = tb->jc[b->j0 + x];
 		int64_t lo = dse_max64(b->u_lo, va - x);
 		int64_t hi = dse_min64(b->u_n, vb - x);
 
@@ -821,20 +821,13 @@ static void calc_if_run(struct calc_rd *r, uint32_t *stamp,
 	r->half = half;
 }
 
-/* Whether every tap of the layer lies inside the IFMAP. */
-static int taps_inside_all(const struct sim_scale__geom *g)
-{
-	const sim_scale_layer *l = g->layer;
-
-	return (g->out_h - 1) * l->stride_h + l->r <= l->h &&
-		(g->out_w - 1) * l->stride_w + l->s <= l->w;
-}
-
 /* The IFMAP's stream through a CALC buffer word by word. */
 static int calc_ifmap_words(struct mem *m, struct calc_rd *r)
 {
 	const struct sim_scale__geom *g = m->g;
-	int inside = taps_inside_all(g);
+	const sim_scale_layer *l = g->layer;
+	int inside = (g->out_h - 1) * l->stride_h + l->r <= l->h &&
+		(g->out_w - 1) * l->stride_w + l->s <= l->w;
 	uint32_t *stamp = calloc((size_t) m->range[IF], sizeof(*stamp));
 	int64_t fc, fr, d, d0, d1, len, i, j, di, dj, h0;
 	struct body b;
@@ -874,30 +867,21 @@ static int calc_ifmap_words(struct mem *m, struct calc_rd *r)
 
 static int64_t tile_len(struct mem *m, int op, int64_t fc, int64_t fr);
 
-/* Whether every word of the IFMAP's stream is new to the half when read
- * (sim_scale__ws_all_new): a weight-stationary layer whose taps all lie
- * inside the IFMAP and whose reads of a word lie far apart.
- */
-static int calc_if_all_new(const struct sim_scale__geom *g, int64_t cap)
-{
-	return g->arch->dataflow == SIM_SCALE_WS && taps_inside_all(g) &&
-		sim_scale__ws_all_new(g->win, g->arch->rows, g->layer->c,
-			g->e, g->col_folds, cap);
-}
-
 /* The IFMAP's stream through a CALC buffer when every word is new to the
- * half: it fills every "cap" words, so the hand-overs are counted, and
- * only the row of the last one is looked for (a binary search over the
- * rows of its tile, whose words are counted in closed form).
+ * half (tile f of the row folds "len[f]" words): it fills every "cap"
+ * words, so the hand-overs are counted, and only the row of the last one
+ * is looked for (a binary search over the rows of its tile, whose words
+ * are counted in closed form).
  */
-static void calc_ifmap_new(struct mem *m, struct calc_rd *r)
+static void calc_ifmap_new(struct mem *m, struct calc_rd *r,
+	const int64_t *len)
 {
 	const struct sim_scale__geom *g = m->g;
-	int64_t n = 0, fr, fc, pos, len, lo, hi;
+	int64_t n = 0, fr, fc, pos, lo, hi;
 	struct body b;
 
 	for (fr = 0; fr < g->row_folds; fr++)
-		n += tile_len(m, IF, 0, fr);
+		n += len[fr];
 	r->handovers = n * g->col_folds / r->cap;
 	r->fill = n * g->col_folds % r->cap;
 	if (!r->handovers)
@@ -905,8 +889,8 @@ static void calc_ifmap_new(struct mem *m, struct calc_rd *r)
 	pos = r->handovers * r->cap - 1;
 	fc = pos / n;
 	pos %= n;
-	for (fr = 0; pos >= (len = tile_len(m, IF, fc, fr)); fr++)
-		pos -= len;
+	for (fr = 0; pos >= len[fr]; fr++)
+		pos -= len[fr];
 	make_body(g, IF, fc, fr, &b);
 	body_rows(&b, &lo, &hi);
 	hi--;
@@ -920,6 +904,32 @@ static void calc_ifmap_new(struct mem *m, struct calc_rd *r)
 			lo = mid + 1;
 	}
 	r->last_row = fold_row0(g, fc, fr) + lo;
+}
+
+/* The IFMAP through a CALC buffer by counting, where every word of a
+ * weight-stationary stream is new to the half when read
+ * (sim_scale__ws_all_new).  Returns 1 when it was, 0 when not, -1 when
+ * memory runs out.
+ */
+static int calc_if_all_new(struct mem *m, struct calc_rd *r)
+{
+	const struct sim_scale__geom *g = m->g;
+	int64_t *len, fr;
+	int yes;
+
+	if (g->arch->dataflow != SIM_SCALE_WS)
+		return 0;
+	len = malloc((size_t) g->row_folds * sizeof(*len));
+	if (!len)
+		return -1;
+	for (fr = 0; fr < g->row_folds; fr++)
+		len[fr] = tile_len(m, IF, 0, fr);
+	yes = sim_scale__ws_all_new(len, g->win, g->arch->rows, g->layer->c,
+		g->col_folds, r->cap);
+	if (yes)
+		calc_ifmap_new(m, r, len);
+	free(len);
+	return yes;
 }
 
 /* A run costs about as much as this many words replayed one by one (the
@@ -964,14 +974,14 @@ static int calc_ifmap(struct mem *m, struct calc_rd *r)
 	struct sim_scale__ivs runs;
 	int64_t d0, d1, raw = 0, words;
 	struct body b;
+	int new;
 
 	if (g->if_path != SIM_SCALE__IF_AUTO)
 		return g->if_path == SIM_SCALE__IF_RUNS ?
 			calc_ifmap_runs(m, r) : calc_ifmap_words(m, r);
-	if (calc_if_all_new(g, r->cap)) {
-		calc_ifmap_new(m, r);
-		return 0;
-	}
+	new = calc_if_all_new(m, r);
+	if (new)
+		return new < 0 ? -1 : 0;
 	memset(&runs, 0, sizeof(runs));
 	make_body(g, IF, 0, 0, &b);
 	body_rows(&b, &d0, &d1);

@@ -760,12 +760,13 @@ static const struct {
 	{ { 12, 12, 3, 3, 6, 2, 1, 1 }, 4 },
 	/* Every word new to the half when read: tiles that share a
 	 * channel lie a tile (576 and 588 words) apart, more than the
-	 * half's 500;
+	 * half's 500 (the last with a stride that leaves taps out);
 	 * then three and four column folds (with a stride that leaves taps
 	 * out), whose CALC pass stops where a column fold repeats.
 	 */
 	{ { 14, 14, 3, 3, 8, 9, 1, 1 }, 4 },
 	{ { 16, 16, 3, 3, 8, 5, 1, 1 }, 3 },
+	{ { 20, 20, 3, 3, 12, 4, 2, 2 }, 4 },
 	{ { 13, 13, 3, 3, 4, 12, 1, 1 }, 4 },
 	{ { 13, 13, 3, 3, 5, 10, 2, 2 }, 3 },
 };
