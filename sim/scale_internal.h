@@ -144,18 +144,27 @@ int sim_scale__user_init(struct user_rd *r, const struct sim_scale__geom *g,
 int64_t sim_scale__user_row(struct user_rd *r, const int64_t *a, int64_t n,
 	int64_t cycle);
 
-/* Whether every word of a weight-stationary IFMAP stream is new to the
- * active half when it is read, so that the half fills every "cap" words
- * (sim/scale_folds.c).  The stream reads the tiles of window indices
- * [f rows, f rows + rows) (f the row fold), tile f "len[f]" words, row
- * fold after row fold, the whole "col_folds" times; window index j reads
- * channel j mod c.  Two reads of a word are two window indices of the
- * same channel, so it holds when no tile holds a channel twice and any
- * two tiles that share a channel lie at least "cap" words apart in the
- * stream.
+/* A weight-stationary IFMAP stream: it reads the tiles of window indices
+ * [f rows, f rows + rows) (f the row fold, up to "win"), row fold after
+ * row fold, the whole "col_folds" times.  Window index j reads channel
+ * j mod c of filter tap t = j / c, in filter row t / s and column t mod s,
+ * for each of the "e" pixels (output rows of "out_w" pixels).
  */
-int sim_scale__ws_all_new(const int64_t *len, int64_t win, int64_t rows,
-	int64_t c, int64_t col_folds, int64_t cap);
+struct sim_scale__ws_stream {
+	int64_t win, rows, c, s, stride_h, stride_w, col_folds;
+	int64_t e, out_w;
+};
+
+/* Whether every word of the stream "st", tile f of whose row folds reads
+ * "len[f]" words, is new to the active half when it is read, so that the
+ * half fills every "cap" words (sim/scale_folds.c).  Two reads of a word
+ * are two window indices of the same channel at taps a whole number of
+ * strides apart, so it holds when no tile holds a channel twice and the
+ * reads of a word by two tiles lie at least "cap" words apart in the
+ * stream (a bound from the tiles between them and the pixels read).
+ */
+int sim_scale__ws_all_new(const struct sim_scale__ws_stream *st,
+	const int64_t *len, int64_t cap);
 
 /* The array's stalls and the OFMAP write buffer, which both modes of the
  * memory model drive (sim/scale_wbuf.c).

@@ -914,6 +914,8 @@ static void calc_ifmap_new(struct mem *m, struct calc_rd *r,
 static int calc_if_all_new(struct mem *m, struct calc_rd *r)
 {
 	const struct sim_scale__geom *g = m->g;
+	const sim_scale_layer *l = g->layer;
+	struct sim_scale__ws_stream st;
 	int64_t *len, fr;
 	int yes;
 
@@ -924,8 +926,16 @@ static int calc_if_all_new(struct mem *m, struct calc_rd *r)
 		return -1;
 	for (fr = 0; fr < g->row_folds; fr++)
 		len[fr] = tile_len(m, IF, 0, fr);
-	yes = sim_scale__ws_all_new(len, g->win, g->arch->rows, g->layer->c,
-		g->col_folds, r->cap);
+	st.win = g->win;
+	st.rows = g->arch->rows;
+	st.c = l->c;
+	st.s = l->s;
+	st.stride_h = l->stride_h;
+	st.stride_w = l->stride_w;
+	st.col_folds = g->col_folds;
+	st.e = g->e;
+	st.out_w = g->out_w;
+	yes = sim_scale__ws_all_new(&st, len, r->cap);
 	if (yes)
 		calc_ifmap_new(m, r, len);
 	free(len);
