@@ -118,10 +118,12 @@ void sim_bound(const sim_model *model, const int32_t *knobs,
 
 /* The best metrics any legal point of a box of knob values can have: knob
  * k ranges over [lo[k], hi[k]] (lo == hi for a fixed knob), and for every
- * point of the box that sim_eval finds legal, cycles, latency, energy,
- * EDP, DSP, LUT and FF are at least "best"'s and GFLOP/s at most.  BRAM18K,
- * URAM and off-chip bytes are 0 (no bound).  The bounds only tighten as
- * the box shrinks, and cost about as much as one sim_eval.  best->status
+ * point of the box that sim_eval finds legal, cycles, latency, off-chip
+ * bytes, energy, EDP, DSP, LUT and FF are at least "best"'s and GFLOP/s
+ * at most.  BRAM18K and URAM are 0 (no bound).  The bounds only tighten
+ * as the box shrinks, and cost about as much as one sim_eval (a few times
+ * that where the chain's words are minimised over a fixed tile's
+ * latencies).  best->status
  * is SIM_OK, or SIM_BAD_TILE when no point of the box can be legal.
  * bound.c proves each bound from the model's formulas.  Thread-safe.
  */
