@@ -655,10 +655,20 @@ struct tally {
 	uint64_t generations;
 };
 
+/* The largest generation is reduced as a signed 64-bit integer, not as
+ * MPI_UINT64_T: MPICH 4.0.2 (Debian 12's) compares unsigned integers as
+ * signed in MPI_MAX (see sync.c), and a bitwise OR, which sync.c can use
+ * for flags and for values only root sets, is not a maximum of several
+ * ranks' counts.  A count of generations never nears 2^63 (at one a
+ * nanosecond that would take 292 years), so it is clamped there, which
+ * only matters for a corrupt resumed count, and the signed maximum of the
+ * clamped counts is then their unsigned maximum under any MPI.
+ */
 static dse_stat reduce_tally(const struct run *run, struct tally *t,
 	dse_error *err)
 {
 	uint64_t in[3 + SIM_N_STATUS] = { 0 }, gen = 0;
+	int64_t most, mine;
 	int i, s;
 
 	for (i = 0; i < run->n_mine; i++) {
@@ -671,13 +681,15 @@ static dse_stat reduce_tally(const struct run *run, struct tally *t,
 			in[3 + s] += is->status[s];
 		gen = is->generation > gen ? is->generation : gen;
 	}
+	mine = gen > (uint64_t) INT64_MAX ? INT64_MAX : (int64_t) gen;
 	if (search__mpi_check(MPI_Allreduce(in, t->v, 3 + SIM_N_STATUS,
 			MPI_UINT64_T, MPI_SUM, run->comm),
 			"MPI_Allreduce of counters", err) ||
-	    search__mpi_check(MPI_Allreduce(&gen, &t->generations, 1,
-			MPI_UINT64_T, MPI_MAX, run->comm),
-			"MPI_Allreduce of generations", err))
+	    search__mpi_check(MPI_Allreduce(&mine, &most, 1, MPI_INT64_T,
+			MPI_MAX, run->comm), "MPI_Allreduce of generations",
+			err))
 		return dse_stat_error;
+	t->generations = (uint64_t) most;
 	return dse_stat_ok;
 }
 
