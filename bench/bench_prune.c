@@ -3,23 +3,79 @@
  * For each config the exhaustive sweep runs twice on this run's ranks and
  * threads, with pruning off and on (the config's own objectives and
  * constraints, the analytic model), and prints per run: the points the
- * model evaluated (the pruned run's reference included) and of those the
- * legal ones the sweep evaluated (the reference's not counted; points a
- * per-point resource bound skipped are counted as legal), the points settled
- * by their knobs alone (illegal prefixes), skipped by bounds (and of those
- * beaten by the sample's front), the wall and CPU seconds (CPU time summed
- * over ranks and threads: on a loaded machine wall-clock rates
- * under-report), the points swept per CPU second, and whether the two
- * fronts are the same byte for byte.  Prints figures; fails only when the
- * fronts differ, which would be a bug, not a slow machine.
+ * model evaluated (the sweep's counter, the pruned run's reference
+ * included), the legal points among them (counted by a wrapper around
+ * the model, so that a point a per-point resource bound skipped, which
+ * the sweep counts as over a constraint, is not counted as evaluated; on
+ * P ranks the reference, which every rank evaluates alike, counts P
+ * times), the points settled by their knobs alone (illegal prefixes),
+ * skipped by bounds (and of those beaten by the reference front), the
+ * wall and CPU seconds (CPU time summed over ranks and threads: on a
+ * loaded machine wall-clock rates under-report), the points swept per CPU
+ * second, and whether the two fronts are the same byte for byte.  Prints
+ * figures; fails only when the fronts differ, which would be a bug, not a
+ * slow machine.
  *
- * Usage: [mpirun -np P] bench_prune [config ...]
+ * With --on the unpruned sweep is left out (for spaces too large to sweep
+ * point by point): the pruned sweep's figures and rate only.
+ *
+ * Usage: [mpirun -np P] bench_prune [--on] [config ...]
  * Default configs: configs/conv.cfg bench/conv-vgg.cfg configs/mm.cfg.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <omp.h>
+
 #include "bench/bench_setup.h"
+
+/* One thread's counts, alone on its cache line. */
+struct tally {
+	uint64_t calls, legal;
+	char pad[48];
+};
+
+/* The model under a wrapper that counts its evaluations per thread. */
+struct counted {
+	search_evaluator inner;
+	struct tally *t;
+	int n;
+};
+
+static void eval_counted(const void *model, const int32_t *knobs,
+	sim_metrics *out)
+{
+	const struct counted *c = model;
+	struct tally *t = &c->t[omp_get_thread_num() % c->n];
+
+	c->inner.eval(c->inner.model, knobs, out);
+	t->calls++;
+	t->legal += out->status == SIM_OK;
+}
+
+static void bound_counted(const void *model, const int32_t *knobs,
+	sim_metrics *lower)
+{
+	const struct counted *c = model;
+
+	c->inner.bound(c->inner.model, knobs, lower);
+}
+
+static int prefix_counted(const void *model, const int32_t *knobs, int n)
+{
+	const struct counted *c = model;
+
+	return c->inner.prefix_status(c->inner.model, knobs, n);
+}
+
+static void box_counted(const void *model, const int32_t *lo,
+	const int32_t *hi, sim_metrics *best)
+{
+	const struct counted *c = model;
+
+	c->inner.bound_box(c->inner.model, lo, hi, best);
+}
 
 static int setup(dse_ctx *ctx, const char *path, dse_error *err)
 {
@@ -29,19 +85,43 @@ static int setup(dse_ctx *ctx, const char *path, dse_error *err)
 	return 0;
 }
 
-static int sweep(const dse_ctx *ctx, int prune, search_result *res)
+/* One sweep; *legal: the legal points the model evaluated, over all
+ * ranks.
+ */
+static int sweep(const dse_ctx *ctx, int prune, search_result *res,
+	uint64_t *legal)
 {
 	search_options opt = ctx->sopt;
-	search_evaluator ev = dse_evaluator(ctx);
+	struct counted c;
+	search_evaluator ev;
 	dse_error err;
+	uint64_t mine = 0;
+	int i, failed;
 
+	c.inner = dse_evaluator(ctx);
+	c.n = omp_get_max_threads();
+	c.t = calloc((size_t) c.n, sizeof(*c.t));
+	if (!c.t)
+		return -1;
+	ev = c.inner;
+	ev.model = &c;
+	ev.eval = eval_counted;
+	ev.bound = c.inner.bound ? bound_counted : NULL;
+	ev.prefix_status = c.inner.prefix_status ? prefix_counted : NULL;
+	ev.bound_box = c.inner.bound_box ? box_counted : NULL;
+	ev.part = NULL;
 	dse_error_clear(&err);
 	opt.prune = prune;
-	if (search_run(ctx->space, &ev, &opt, ctx->comm, res, &err)) {
-		if (ctx->rank == 0)
-			fprintf(stderr, "bench_prune: %s\n", err.msg);
+	failed = search_run(ctx->space, &ev, &opt, ctx->comm, res, &err) !=
+		dse_stat_ok;
+	if (failed && ctx->rank == 0)
+		fprintf(stderr, "bench_prune: %s\n", err.msg);
+	for (i = 0; i < c.n; i++)
+		mine += c.t[i].legal;
+	free(c.t);
+	if (failed || MPI_Allreduce(&mine, legal, 1, MPI_UINT64_T, MPI_SUM,
+			ctx->comm) != MPI_SUCCESS)
 		return -1;
-	}
 	return 0;
 }
 
@@ -59,27 +139,27 @@ static int same_front(const search_front *a, const search_front *b)
 }
 
 static void print_run(const char *what, const search_result *r,
-	uint64_t total)
+	uint64_t legal, uint64_t total)
 {
 	uint64_t settled = r->evaluated - (r->modelled > r->evaluated ?
 		r->evaluated : r->modelled);
 
-	printf("  %-4s model %9llu (legal %9llu)  settled %9llu  skipped "
-		"%9llu (beaten %9llu)  %6.2f s wall %6.2f s CPU  %6.2f M "
+	printf("  %-4s model %9llu (legal %9llu)  settled %12llu  skipped "
+		"%12llu (beaten %12llu)  %7.2f s wall %7.2f s CPU  %8.2f M "
 		"points/CPU s\n", what, (unsigned long long) r->modelled,
-		(unsigned long long) (r->valid + r->over_constraint),
-		(unsigned long long) settled, (unsigned long long) r->pruned,
+		(unsigned long long) legal, (unsigned long long) settled,
+		(unsigned long long) r->pruned,
 		(unsigned long long) r->pruned_beaten, r->seconds,
 		r->cpu_seconds, r->cpu_seconds > 0 ?
 		(double) total / r->cpu_seconds / 1e6 : 0.0);
 }
 
-static int bench(const char *path, MPI_Comm comm)
+static int bench(const char *path, int on_only, MPI_Comm comm)
 {
 	dse_ctx ctx;
 	dse_error err;
 	search_result off, on;
-	uint64_t total;
+	uint64_t total, legal_off = 0, legal_on = 0;
 	int ok = 1;
 
 	memset(&ctx, 0, sizeof(ctx));
@@ -95,23 +175,30 @@ static int bench(const char *path, MPI_Comm comm)
 	}
 	memset(&off, 0, sizeof(off));
 	memset(&on, 0, sizeof(on));
-	if (sweep(&ctx, 0, &off) || sweep(&ctx, 1, &on)) {
+	if ((!on_only && sweep(&ctx, 0, &off, &legal_off)) ||
+	    sweep(&ctx, 1, &on, &legal_on)) {
 		dse_ctx_clear(&ctx);
 		return -1;
 	}
 	total = search_space_size(ctx.space);
 	if (ctx.rank == 0) {
-		ok = same_front(off.front, on.front);
 		printf("%s: %llu points, %d ranks x %d threads, front of %zu "
 			"designs\n", path, (unsigned long long) total, ctx.size,
 			on.threads, search_front_size(on.front));
-		print_run("off", &off, total);
-		print_run("on", &on, total);
-		printf("  model evaluations %.1fx fewer, CPU time %.1fx less, "
-			"fronts %s\n", on.modelled ? (double) off.modelled /
-			(double) on.modelled : 0.0, on.cpu_seconds > 0 ?
-			off.cpu_seconds / on.cpu_seconds : 0.0,
-			ok ? "identical byte for byte" : "DIFFERENT");
+		if (!on_only)
+			print_run("off", &off, legal_off, total);
+		print_run("on", &on, legal_on, total);
+		if (!on_only) {
+			ok = same_front(off.front, on.front);
+			printf("  model evaluations %.1fx fewer, legal points "
+				"evaluated %.1fx fewer, CPU time %.1fx less, "
+				"fronts %s\n", on.modelled ? (double)
+				off.modelled / (double) on.modelled : 0.0,
+				legal_on ? (double) legal_off /
+				(double) legal_on : 0.0, on.cpu_seconds > 0 ?
+				off.cpu_seconds / on.cpu_seconds : 0.0,
+				ok ? "identical byte for byte" : "DIFFERENT");
+		}
 		fflush(stdout);
 	}
 	search_front_free(off.front);
@@ -124,16 +211,21 @@ int main(int argc, char **argv)
 {
 	static const char *const defaults[] = { "configs/conv.cfg",
 		"bench/conv-vgg.cfg", "configs/mm.cfg" };
-	int i, n = argc > 1 ? argc - 1 : 3, failed = 0;
+	int first = 1, on_only = 0, i, n, failed = 0;
 	dse_error err;
 
 	if (search_mpi_init(&argc, &argv, &err)) {
 		fprintf(stderr, "%s\n", err.msg);
 		return 1;
 	}
+	if (argc > 1 && strcmp(argv[1], "--on") == 0) {
+		on_only = 1;
+		first = 2;
+	}
+	n = argc > first ? argc - first : 3;
 	for (i = 0; i < n; i++)
-		failed |= bench(argc > 1 ? argv[i + 1] : defaults[i],
-			MPI_COMM_WORLD) != 0;
+		failed |= bench(argc > first ? argv[first + i] : defaults[i],
+			on_only, MPI_COMM_WORLD) != 0;
 	MPI_Finalize();
 	return failed ? 1 : 0;
 }
