@@ -204,28 +204,35 @@ int search__pruner_set_reference(search__pruner *pr,
 }
 
 /* Whether reference point q beats every legal point p of a node whose
- * bound is b (key: b's tie key) and whose first index is "first", under
- * the exact rule and under the box rule of a bounded front at any level
- * (front.c).  Every p is no better than b in any objective, and its key is
- * at least b's (the key never decreases as an objective worsens).  q
- * (widened by the band, if any) no worse than b everywhere is no worse
- * than p everywhere, and its boxes are no worse than p's.  If q's index is
- * below "first" it wins every tie with p.  Otherwise q must be better
- * than b in one objective (so better than p there: the exact rule), and
- * have a smaller key than b (so smaller than p's: where the boxes all
- * tie, the box rule goes by the key).
+ * bound is b (*key: b's tie key, NaN until needed) and whose first index
+ * is "first", under the exact rule and under the box rule of a bounded
+ * front at any level (front.c).  Every p is no better than b in any
+ * objective, and its key is at least b's (the key never decreases as an
+ * objective worsens).  q (widened by the band, if any) no worse than b
+ * everywhere is no worse than p everywhere, and its boxes are no worse
+ * than p's.  If q's index is below "first" it wins every tie with p.
+ * Otherwise q must be better than b in one objective (so better than p
+ * there: the exact rule), and have a smaller key than b (so smaller than
+ * p's: where the boxes all tie, the box rule goes by the key).
  */
-static int ref_beats(const struct ref *q, const double *b, double key,
-	int n_obj, uint64_t first)
+static int ref_beats(const search__pruner *pr, const struct ref *q,
+	const double *b, double *key, uint64_t first)
 {
-	int j, better = 0;
+	int j, better = 0, n_obj = pr->opt->n_obj;
 
 	for (j = 0; j < n_obj; j++) {
 		if (q->obj[j] > b[j])
 			return 0;
 		better |= q->obj[j] < b[j];
 	}
-	return q->index < first || (better && q->key < key);
+	if (q->index < first)
+		return 1;
+	if (!better)
+		return 0;
+	/* b's key (logarithms) only where a tie must be broken. */
+	if (isnan(*key))
+		*key = search__box_key(n_obj, pr->sign, b);
+	return q->key < *key;
 }
 
 /* Whether some reference point beats bound b.  With two objectives the
@@ -238,7 +245,7 @@ static int beaten(const search__pruner *pr, const double *b, uint64_t first)
 {
 	size_t lo = 0, hi = pr->n_ref, i;
 	int n_obj = pr->opt->n_obj;
-	double key = search__box_key(n_obj, pr->sign, b);
+	double key = NAN;
 
 	if (n_obj == 2) {
 		while (lo < hi) {
@@ -253,7 +260,7 @@ static int beaten(const search__pruner *pr, const double *b, uint64_t first)
 			return 0;
 	}
 	for (i = 0; i < hi; i++)
-		if (ref_beats(&pr->ref[i], b, key, n_obj, first))
+		if (ref_beats(pr, &pr->ref[i], b, &key, first))
 			return 1;
 	return 0;
 }

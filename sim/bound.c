@@ -141,9 +141,20 @@ struct range {
 	int64_t l_lo, l_hi;	/* latency (1 without a knob) */
 };
 
+/* The latencies a loop may have in a box: T1's divisors in [L_lo, L_hi]
+ * when the box fixes T1 (n > 0), else none listed (n = 0: the range is
+ * taken whole, as it also is beyond MAX_CAND divisors).
+ */
+struct cut {
+	int loop;
+	int n;
+	int64_t v[MAX_CAND];
+};
+
 /* A box of knob values as the bounds read it. */
 struct box {
 	struct range r[POLY_MAX_LOOPS];
+	struct cut cut[POLY_MAX_SPACE];	/* each space loop's latencies */
 	int64_t s_lo, s_hi;	/* simd (1 without a knob) */
 	int net[SIM_N_IO_NETWORKS];	/* the networks it holds */
 	int db[2];		/* the double-buffering settings it holds */
@@ -156,15 +167,48 @@ static int64_t up_div(int64_t a, int64_t b)
 	return a / b + (a % b != 0);
 }
 
-/* Whether t has a divisor in [lo, hi]. */
-static int has_divisor(int64_t t, int64_t lo, int64_t hi)
+/* fmax and fmin for numbers that are never NaN, inlined. */
+static inline double dmax(double a, double b)
 {
-	int64_t d;
+	return a > b ? a : b;
+}
 
-	for (d = lo; d <= hi; d++)
-		if (t % d == 0)
+static inline double dmin(double a, double b)
+{
+	return a < b ? a : b;
+}
+
+static int is_space(const sim_model *m, int l)
+{
+	int i;
+
+	for (i = 0; i < m->n_space; i++)
+		if (m->space_loop[i] == l)
 			return 1;
 	return 0;
+}
+
+/* Lists the latencies loop "loop" of range r may have into c; returns
+ * how many divisors of a fixed T1 lie in [L_lo, L_hi] (0: no legal
+ * latency; -1 when T1 is not fixed).
+ */
+static int cut_values(const struct range *r, int loop, struct cut *c)
+{
+	int64_t t = r->t_lo, d;
+	int found = 0;
+
+	c->loop = loop;
+	c->n = 0;
+	if (r->t_lo != r->t_hi)
+		return -1;
+	for (d = r->l_lo; d <= r->l_hi; d++)
+		if (t % d == 0) {
+			if (found < MAX_CAND)
+				c->v[found] = d;
+			found++;
+		}
+	c->n = found <= MAX_CAND ? found : 0;
+	return found;
 }
 
 /* Reads a 0/1 knob's range into "has"; 0 when neither value is in it. */
@@ -214,16 +258,22 @@ static int read_box(const sim_model *m, const int32_t *lo, const int32_t *hi,
 		b->per_l2_hi *= (double) (r[l].u_hi / r[l].t_lo);
 	}
 	for (i = 0; i < m->n_latency; i++, k++) {
+		struct cut c;
+
 		l = m->latency_loop[i];
 		r[l].l_lo = lo[k] < 1 ? 1 : lo[k];
 		/* A latency divides its tile, so it is at most the tile;
 		 * a fixed tile must have a divisor in the range.
 		 */
 		r[l].l_hi = hi[k] > r[l].t_hi ? r[l].t_hi : hi[k];
-		if (r[l].l_lo > r[l].l_hi || (r[l].t_lo == r[l].t_hi &&
-		    !has_divisor(r[l].t_lo, r[l].l_lo, r[l].l_hi)))
+		if (r[l].l_lo > r[l].l_hi || (!is_space(m, l) &&
+		    cut_values(&r[l], l, &c) == 0))
 			return 0;
 	}
+	for (i = 0; i < m->n_space; i++)
+		if (cut_values(&r[m->space_loop[i]], m->space_loop[i],
+				&b->cut[i]) == 0)
+			return 0;
 	b->s_lo = b->s_hi = 1;
 	if (m->simd_loop >= 0) {
 		b->s_lo = lo[k] < 1 ? 1 : lo[k];
@@ -244,16 +294,6 @@ static int read_box(const sim_model *m, const int32_t *lo, const int32_t *hi,
 	return 1;
 }
 
-static int is_space(const sim_model *m, int l)
-{
-	int i;
-
-	for (i = 0; i < m->n_space; i++)
-		if (m->space_loop[i] == l)
-			return 1;
-	return 0;
-}
-
 /* The least n[l] pe'[l] of loop l over the box (the file comment), and in
  * *iters the least n[l] T1[l], the loop's padded iterations.
  */
@@ -272,7 +312,7 @@ static double loop_work(const sim_model *m, const struct range *r, int l,
 		w = is_space(m, l) ? n * (double) r->l_lo : *iters;
 	}
 	if (l == m->simd_loop)
-		w = fmax(n, w / (double) s_hi);
+		w = dmax(n, w / (double) s_hi);
 	return w;
 }
 
@@ -298,7 +338,7 @@ static double least_comp(const sim_model *m, const struct box *b)
 	for (l = 0; l < m->n_loops; l++) {
 		pe = (double) (is_space(m, l) ? b->r[l].l_lo : b->r[l].t_lo);
 		if (l == m->simd_loop)
-			pe = fmax(1, ceil(pe / (double) b->s_hi));
+			pe = dmax(1, ceil(pe / (double) b->s_hi));
 		c *= pe;
 	}
 	return c * least_ii(m, b->r);
@@ -322,34 +362,6 @@ static int64_t pack_cap(const sim_model *m)
 	return (int64_t) 1 << (63 - __builtin_clzll((unsigned long long) w));
 }
 
-/* The latencies a cut loop's lines may have in a box: T1's divisors in
- * [L_lo, L_hi] when the box fixes T1 (n > 0), else none listed (n = 0:
- * the range is taken whole).
- */
-struct cut {
-	int loop;
-	int n;
-	int64_t v[MAX_CAND];
-};
-
-static void cut_values(const struct range *r, int loop, struct cut *c)
-{
-	int64_t t = r->t_lo, d;
-
-	c->loop = loop;
-	c->n = 0;
-	if (r->t_lo != r->t_hi)
-		return;
-	for (d = r->l_lo; d <= r->l_hi; d++)
-		if (t % d == 0) {
-			if (c->n == MAX_CAND) {
-				c->n = 0;
-				return;
-			}
-			c->v[c->n++] = d;
-		}
-}
-
 /* What a group moves per L1 tile, at least: port beats and DRAM words. */
 struct moved {
 	double beats;
@@ -363,7 +375,7 @@ struct moved {
  * in the quotient and L_lo in the cut for a range taken whole.
  */
 static struct moved chain_at(const sim_model *m, const struct box *b,
-	const sim__footprint *fp, const struct cut *c, int n_cut,
+	const sim__footprint *fp, const struct cut *const *c, int n_cut,
 	const int *pick)
 {
 	int64_t lt[POLY_MAX_LOOPS], dt[POLY_MAX_LOOPS], pk;
@@ -376,14 +388,14 @@ static struct moved chain_at(const sim_model *m, const struct box *b,
 		dt[l] = l < m->n_loops ? b->r[l].u_lo : 1;
 	}
 	for (i = 0; i < n_cut; i++) {
-		const struct range *r = &b->r[c[i].loop];
-		int64_t q = pick[i] < 0 ? r->l_hi : c[i].v[pick[i]];
-		int64_t cut = pick[i] < 0 ? r->l_lo : c[i].v[pick[i]];
+		const struct range *r = &b->r[c[i]->loop];
+		int64_t q = pick[i] < 0 ? r->l_hi : c[i]->v[pick[i]];
+		int64_t cut = pick[i] < 0 ? r->l_lo : c[i]->v[pick[i]];
 
 		exact &= pick[i] >= 0;
 		lines *= (double) up_div(r->t_lo, q);
 		strips *= (double) up_div(r->u_lo, q);
-		lt[c[i].loop] = dt[c[i].loop] = cut;
+		lt[c[i]->loop] = dt[c[i]->loop] = cut;
 	}
 	/* The chain's packing reads the line tile's run: known only when
 	 * the box fixes the line tile.
@@ -405,29 +417,28 @@ static struct moved chain_moved(const sim_model *m, const struct box *b,
 	int g)
 {
 	const sim__input *in = &m->in[g];
-	struct cut c[POLY_MAX_SPACE];
+	const struct cut *c[POLY_MAX_SPACE];
 	struct moved best = { INFINITY, INFINITY }, mv;
 	int pick[POLY_MAX_SPACE], n_cut = 0, s, i;
 	long combos = 1;
 
 	for (s = 0; s < m->n_space; s++)
 		if (in->dir0_mask >> s & 1u) {
-			cut_values(&b->r[m->space_loop[s]], m->space_loop[s],
-				&c[n_cut]);
-			combos *= c[n_cut].n > 0 ? c[n_cut].n : 1;
+			c[n_cut] = &b->cut[s];
+			combos *= c[n_cut]->n > 0 ? c[n_cut]->n : 1;
 			n_cut++;
 		}
 	for (i = 0; i < n_cut; i++)
-		pick[i] = combos <= MAX_COMBOS && c[i].n > 0 ? 0 : -1;
+		pick[i] = combos <= MAX_COMBOS && c[i]->n > 0 ? 0 : -1;
 	for (;;) {
 		mv = chain_at(m, b, &in->fp, c, n_cut, pick);
-		best.beats = fmin(best.beats, mv.beats);
-		best.dram = fmin(best.dram, mv.dram);
+		best.beats = dmin(best.beats, mv.beats);
+		best.dram = dmin(best.dram, mv.dram);
 		/* The next combination, an odometer over the listed loops. */
 		for (i = 0; i < n_cut; i++) {
 			if (pick[i] < 0)
 				continue;
-			if (++pick[i] < c[i].n)
+			if (++pick[i] < c[i]->n)
 				break;
 			pick[i] = 0;
 		}
@@ -479,12 +490,12 @@ static struct tile_in inputs_of(const sim_model *m, const struct box *b,
 		struct moved mv = mc ? cast_moved(m, b, g) :
 			chain_moved(m, b, g);
 
-		ti.beats = fmax(ti.beats, mv.beats);
+		ti.beats = dmax(ti.beats, mv.beats);
 		ti.dram += mv.dram;
 		if (mc)
-			multi = fmax(multi, mv.beats);
+			multi = dmax(multi, mv.beats);
 		else
-			uni = fmax(uni, mv.beats);
+			uni = dmax(uni, mv.beats);
 	}
 	if (net == SIM_NET_MULTICAST)
 		ti.net = uni + multi;
@@ -553,18 +564,18 @@ static double least_cycles(const sim_model *m, const struct box_time *bt,
 	double io, drain = 0, cmax = 0, c, done;
 	int g;
 
-	io = fmax(bt->lat + fmax(in->beats, in->dram * bt->words_per_hz * hz),
+	io = dmax(bt->lat + dmax(in->beats, in->dram * bt->words_per_hz * hz),
 		in->net);
 	for (g = 0; g < m->n_out; g++) {
-		c = fmax(bt->out.beats[g], bt->out.words[g] *
+		c = dmax(bt->out.beats[g], bt->out.words[g] *
 			bt->words_per_hz * hz) + bt->p0;
-		drain = fmax(drain, bt->out.n[g] * c);
-		cmax = fmax(cmax, c);
+		drain = dmax(drain, bt->out.n[g] * c);
+		cmax = dmax(cmax, c);
 	}
 	if (!db)
 		return bt->n * io + bt->w + bt->tail + cmax;
-	done = fmax(bt->w, bt->n * io) + fmin(bt->c, io);
-	return fmax(done, io + bt->c + drain) + bt->tail;
+	done = dmax(bt->w, bt->n * io) + dmin(bt->c, io);
+	return dmax(done, io + bt->c + drain) + bt->tail;
 }
 
 /* Cycles (at the least clock) and latency (at the board's clock) of the
@@ -591,8 +602,8 @@ static void least_time(const sim_model *m, const struct box *b,
 		for (db = 0; db < 2; db++) {
 			if (!b->db[db])
 				continue;
-			cyc = fmin(cyc, least_cycles(m, bt, net, db, lo));
-			lat = fmin(lat, least_cycles(m, bt, net, db, hz) / hz);
+			cyc = dmin(cyc, least_cycles(m, bt, net, db, lo));
+			lat = dmin(lat, least_cycles(m, bt, net, db, hz) / hz);
 		}
 		lo = hz;
 	}
@@ -627,7 +638,7 @@ static double box_time(const sim_model *m, const struct box *b,
 	for (net = 0; net < SIM_N_IO_NETWORKS; net++)
 		if (b->net[net]) {
 			bt->in[net] = inputs_of(m, b, net);
-			dram = fmin(dram, bt->n * bt->in[net].dram);
+			dram = dmin(dram, bt->n * bt->in[net].dram);
 		}
 	return dram + bt->out.dram;
 }
