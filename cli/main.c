@@ -281,7 +281,8 @@ static void print_rejected(const dse_ctx *ctx, const search_result *res)
 		print_examples(ctx, res);
 }
 
-/* An empty front although legal points were evaluated: which bound
+/* An empty front although legal points were evaluated, or skipped by a
+ * bound that broke a constraint (pruned but not beaten): which bound
  * ruled out the most of them, from a sample of the space, with the
  * runners-up, so that a slip such as "dsp <= 1" is found at once.
  */
@@ -290,7 +291,8 @@ static void print_empty_front(const dse_ctx *ctx, const search_result *res)
 	uint64_t legal, broken[SEARCH_MAX_CONSTRAINTS];
 	int order[SEARCH_MAX_CONSTRAINTS], i, j, n = ctx->sopt.n_constraints;
 
-	if (search_front_size(res->front) || !res->over_constraint)
+	if (search_front_size(res->front) || (!res->over_constraint &&
+	    res->pruned == res->pruned_beaten))
 		return;
 	dse_bound_blame(ctx, 1.0, &legal, broken);
 	if (!legal)

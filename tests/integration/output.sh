@@ -199,6 +199,9 @@ latency    = 1..16 pow2
 [search]
 objectives  = latency, dsp
 checkpoint  = 3600
+# Every point evaluated, so that the cloud (which holds no point a bound
+# skipped) fills and the file outgrows the full disk's 200 KB below.
+prune       = off
 [output]
 cloud = 20000
 EOF
