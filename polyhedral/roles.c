@@ -98,6 +98,7 @@ struct role_check {
 	isl_union_map *writes;		/* its writes, owned */
 	isl_union_map *c_writes;	/* the compute statement's, owned */
 	char array[POLY_NAME_LEN];	/* what the message is about */
+	char extra[POLY_TEXT_LEN];	/* elements only s writes, isl text */
 };
 
 /* Whether s writes only elements that the compute statement writes;
@@ -112,8 +113,12 @@ static isl_bool writes_output(struct role_check *r)
 	isl_union_set *extra = isl_union_set_subtract(mine, theirs);
 	isl_bool empty = isl_union_set_is_empty(extra);
 
-	if (empty == isl_bool_false)
+	if (empty == isl_bool_false) {
 		first_array(extra, r->array, sizeof(r->array));
+		extra = isl_union_set_coalesce(extra);
+		poly__text(r->extra, sizeof(r->extra),
+			isl_union_set_to_str(extra));
+	}
 	isl_union_set_free(extra);
 	return empty;
 }
@@ -193,6 +198,32 @@ static isl_bool runs_before(struct role_check *r)
 	return ok;
 }
 
+/* The refusal of statement s, which writes elements the compute
+ * statement does not (r->extra): a second computation.  When s also
+ * rewrites, after the accumulation, elements the compute statement has
+ * used (trmm's scaling B[i][j] = alpha * B[i][j], whose last row the
+ * empty k loop never accumulates), the message says so too, since that
+ * alone would refuse it.
+ */
+static dse_stat second_computation(struct role_check *r,
+	const struct stmt_at *at, dse_error *err)
+{
+	const poly__kernel *k = r->k;
+	isl_bool before = runs_before(r);
+
+	if (before < 0)
+		return poly__isl_error(k->ctx, err, "ordering the statements");
+	return poly__input_error(err, &at->src, "%s is a second computation: "
+		"it writes %s where %s, the statement mapped onto the array, "
+		"does not (%s)%s%s%s; dse maps one computation (one loop nest) "
+		"per kernel and would leave this one out, so write it as a "
+		"kernel of its own", at->label, r->array, k->statement,
+		r->extra, before ? "" : ", and it writes elements that ",
+		before ? "" : k->statement, before ? "" : " reads or writes "
+		"after it has used them (a step after that computation, not "
+		"an initialisation of its output)");
+}
+
 /* Checks statement s against the compute statement c; err says which
  * check failed and why.
  */
@@ -216,12 +247,7 @@ static dse_stat check_stmt(poly__kernel *k, const poly_kernel_desc *desc,
 	} else if ((ok = writes_output(&r)) != isl_bool_true) {
 		stat = ok < 0 ? poly__isl_error(k->ctx, err, "comparing "
 			"the statements' writes") :
-			poly__input_error(err, &at.src, "%s is a second "
-			"computation: it writes %s where %s, the statement "
-			"mapped onto the array, does not; dse maps one "
-			"computation (one loop nest) per kernel and would "
-			"leave this one out, so write it as a kernel of its "
-			"own", at.label, r.array, k->statement);
+			second_computation(&r, &at, err);
 	} else if ((ok = reads_in_place(&r)) != isl_bool_true) {
 		stat = ok < 0 ? poly__isl_error(k->ctx, err, "comparing "
 			"the statements' reads") :

@@ -498,6 +498,20 @@ static const struct role_case role_cases[] = {
 	  "      C[i][j] += A[i][k] * B[k][j];\n    C[i][j] *= alpha;\n  }\n"
 	  TAIL, 0, 0, NULL, 10, 5, "statement S1 'C[i][j] *= alpha' runs after "
 	  "S0 has used the elements it writes" },
+	/* trmm: the k loop is empty on the last row, so the scaling writes
+	 * B[11][j] (N = 12, j < M = 5), which the accumulation never does,
+	 * and scales every other row after the accumulation has used it.
+	 */
+	{ "trmm: a scaling after the accumulation, the last row unaccumulated",
+	  ROLE_HEAD "for (int i = 0; i < N; i++)\n"
+	  "  for (int j = 0; j < M; j++) {\n"
+	  "    for (int k = i + 1; k < N; k++)\n"
+	  "      B[i][j] += A[k][i] * B[k][j];\n"
+	  "    B[i][j] = alpha * B[i][j];\n  }\n" TAIL,
+	  0, 0, NULL, 10, 5, "statement S1 'B[i][j] = alpha * B[i][j]' is a "
+	  "second computation: it writes B where S0, the statement mapped "
+	  "onto the array, does not ({ B[11, i1] : 0 <= i1 <= 4 }), and it "
+	  "writes elements that S0 reads or writes after it has used them" },
 	{ "an initialisation of elements the computation never writes",
 	  ROLE_HEAD "for (int i = 0; i < N; i++)\n"
 	  "  for (int j = 0; j < N; j++) {\n    C[i][j] = 0;\n"
