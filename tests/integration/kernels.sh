@@ -115,28 +115,22 @@ d = json.load(open(sys.argv[1])); assert d['design'].startswith('{kernel[]->spac
 	fi
 done <<<"$table"
 
-# The stencil skewed by its config's schedule: both loops in the band, the
-# one candidate along t, and the tuned C written in the skewed loops.
-J="$SRC/configs/jacobi-1d.cfg"
-"$DSE" analyze "$J" >"$TMP/a" 2>"$TMP/err" &&
-	grep -qE '^  band +t, i \(outermost permutable\)' "$TMP/a" &&
-	grep -qE '^space-time candidates \(1; default 0\)' "$TMP/a" && ok ||
-	fail "jacobi-1d.cfg: not the skewed band: $(head -c 300 "$TMP/a" "$TMP/err")"
-"$DSE" tune -q --objective latency -o "$TMP/j-sa" "$J" >/dev/null \
-	2>"$TMP/err" &&
-	grep -qE 'for \(int i = t \+ 1; i <= t \+ 254; i \+= 1\)' \
-		"$TMP/j-sa/jacobi-1d.c" && ok ||
-	fail "jacobi-1d.cfg: the tuned C is not skewed: $(cat "$TMP/err")"
-
-# The same stencil read from C and skewed by its config's schedule.
-J="$SRC/configs/jacobi-1d-c.cfg"
-"$DSE" analyze "$J" >"$TMP/a" 2>"$TMP/err" &&
-	grep -qE '^  band +t, i \(outermost permutable\)' "$TMP/a" &&
-	grep -qE '^space-time candidates \(1; default 0\)' "$TMP/a" && ok ||
-	fail "jacobi-1d-c.cfg: not the skewed band: $(head -c 300 "$TMP/a" "$TMP/err")"
-"$DSE" tune -q --objective latency -o "$TMP/jc-sa" "$J" >/dev/null \
-	2>"$TMP/err" &&
-	grep -qE 'for \(int i = t \+ 1; i <= t \+ 254; i \+= 1\)' \
-		"$TMP/jc-sa/jacobi-1d-c.c" && ok ||
-	fail "jacobi-1d-c.cfg: the tuned C is not skewed: $(ls "$TMP/jc-sa"; cat "$TMP/err")"
+# skewed CFG EMITTED: the stencil skewed by its config's schedule: both
+# loops in the band, the one candidate along t, and the tuned C (file
+# EMITTED of the tuner's folder) written in the skewed loops.
+skewed() {
+	"$DSE" analyze "$SRC/configs/$1" >"$TMP/a" 2>"$TMP/err" &&
+		grep -qE '^  band +t, i \(outermost permutable\)' "$TMP/a" &&
+		grep -qE '^space-time candidates \(1; default 0\)' "$TMP/a" &&
+		ok || fail "$1: not the skewed band: $(head -c 300 "$TMP/a" "$TMP/err")"
+	rm -rf "$TMP/j-sa"
+	"$DSE" tune -q --objective latency -o "$TMP/j-sa" "$SRC/configs/$1" \
+		>/dev/null 2>"$TMP/err" &&
+		grep -qE 'for \(int i = t \+ 1; i <= t \+ 254; i \+= 1\)' \
+			"$TMP/j-sa/$2" && ok ||
+		fail "$1: the tuned C is not skewed: $(cat "$TMP/err")"
+}
+skewed jacobi-1d.cfg jacobi-1d.c
+# The same stencil read from C, skewed by the same schedule.
+skewed jacobi-1d-c.cfg jacobi-1d-c.c
 finish
