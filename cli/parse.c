@@ -254,8 +254,11 @@ int cli_parse_tune(int argc, char **argv, struct cli *cli, char *msg,
 		case 'e':
 			cli->topt.emit = dse_emit_find(optarg);
 			if (cli->topt.emit < 0) {
-				snprintf(msg, size, "--emit must be autosa, "
-					"tensil or json, not '%s'", optarg);
+				char names[128];
+
+				dse_emit_names(names, sizeof(names));
+				snprintf(msg, size, "--emit must be one of %s, "
+					"not '%s'", names, optarg);
 				return 2;
 			}
 			break;

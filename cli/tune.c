@@ -86,29 +86,27 @@ static void emit_json(const dse_ctx *ctx, const dse_tuned *b, FILE *out)
 	fputc('\n', out);
 }
 
-/* For a workload read from ONNX, the Tensil compiler's command that
- * compiles that model for the architecture being written: on standard
- * error, so that standard output stays the .tarch file.
+/* What the user does next with a family's design file (for a network
+ * read from ONNX, Tensil's compiler command that compiles it for the
+ * architecture being written): on standard error, so that standard
+ * output stays the file.
  */
-static void tensil_command(const dse_ctx *ctx, const dse_tune_opts *opts)
+static void emit_hint(const dse_ctx *ctx, const dse_tune_opts *opts)
 {
-	char onnx[DSE_PATH_LEN], outputs[512];
+	char hint[2 * DSE_PATH_LEN + 640];
 
-	if (ctx->quiet || !dse_workload_onnx(ctx, onnx, sizeof(onnx)))
+	if (ctx->quiet || !ctx->fam->emit_hint)
 		return;
-	if (tensil_onnx_outputs(onnx, outputs, sizeof(outputs)) ||
-	    !outputs[0])
-		snprintf(outputs, sizeof(outputs), "<output node>");
-	fprintf(stderr, "dse: compile it with Tensil: tensil compile -a %s "
-		"-m %s -o \"%s\" -s true\n", opts->output ? opts->output :
-		"design.tarch", onnx, outputs);
+	ctx->fam->emit_hint(ctx->fam_obj, opts->output, hint, sizeof(hint));
+	if (hint[0])
+		fprintf(stderr, "dse: %s\n", hint);
 }
 
-/* The .tarch architecture file of the design, ending in a newline. */
-static void emit_tensil(const dse_ctx *ctx, const dse_tuned *b, FILE *out)
+/* The family's design file, ending in a newline. */
+static void emit_family(const dse_ctx *ctx, const dse_tuned *b, FILE *out)
 {
-	char buf[1024];
-	int n = tensil_tarch_json(ctx->tensil, b->knobs, buf, sizeof(buf));
+	char buf[4096];
+	int n = ctx->fam->emit(ctx->fam_obj, b->knobs, buf, sizeof(buf));
 
 	fputs(buf, out);
 	if (n > 0 && n < (int) sizeof(buf) && buf[n - 1] != '\n')
@@ -143,9 +141,9 @@ dse_stat cli_tune_emit(const dse_ctx *ctx, const dse_tune_opts *opts,
 				"%s", tmp, strerror(errno));
 		}
 	}
-	if (b->form == DSE_EMIT_TENSIL) {
-		tensil_command(ctx, opts);
-		emit_tensil(ctx, b, out);
+	if (b->form == DSE_EMIT_FAMILY) {
+		emit_hint(ctx, opts);
+		emit_family(ctx, b, out);
 	} else {
 		emit_json(ctx, b, out);
 	}

@@ -47,6 +47,12 @@ struct sec_schema {
 	const struct key_schema *keys;
 	int n_keys;
 	int required;
+	/* The schema of every other plain key (no '.'), or NULL: such a
+	 * key is refused here.  The keys of a workload family are open
+	 * so: the family says which it has (dse/families.c), and the setup
+	 * refuses the rest with the keys it knows.
+	 */
+	const struct key_schema *other;
 };
 
 static const char *const dtype_names[] = {
@@ -149,29 +155,6 @@ static const struct key_schema space_keys[] = {
 	{ "simd", V_INTSET, K_PER_LOOP, NULL },
 	{ "io_network", V_CHOICES, 0, io_network_names },
 	{ "double_buffer", V_CHOICES, 0, double_buffer_names },
-	/* The knobs of the workload families (gnn/family.h,
-	 * tensil/family.h); the setup rejects those the workload's family
-	 * does not have.
-	 */
-	{ "n_pe", V_INTSET, 0, NULL },
-	{ "p_sys", V_INTSET, 0, NULL },
-	{ "weight_rows", V_INTSET, 0, NULL },
-	{ "edge_rows", V_INTSET, 0, NULL },
-	{ "feat_rows", V_INTSET, 0, NULL },
-	{ "feat_cols", V_INTSET, 0, NULL },
-	{ "mhz", V_INTSET, 0, NULL },
-	{ "dram_gbps", V_INTSET, 0, NULL },
-	{ "slots", V_INTSET, 0, NULL },
-	{ "fetch_tags", V_INTSET, 0, NULL },
-	{ "mesh_rows", V_INTSET, 0, NULL },
-	{ "mesh_cols", V_INTSET, 0, NULL },
-	{ "fte", V_INTSET, 0, NULL },
-	{ "feat_kb", V_INTSET, 0, NULL },
-	{ "array_size", V_INTSET, 0, NULL },
-	{ "local_depth", V_INTSET, 0, NULL },
-	{ "accumulator_depth", V_INTSET, 0, NULL },
-	{ "data_type", V_INTSET, 0, NULL },
-	{ "dram_mbps", V_INTSET, 0, NULL },
 };
 
 static const struct key_schema search_keys[] = {
@@ -211,6 +194,13 @@ static const struct key_schema search_keys[] = {
 	{ "checkpoint", V_STRING, 0, NULL },
 };
 
+/* A knob of a workload family in [space], and a key of the family's own
+ * in [workload] (beside those listed above, which every family shares or
+ * which the built-in families read).
+ */
+static const struct key_schema family_knob = { "", V_INTSET, 0, NULL };
+static const struct key_schema family_key = { "", V_STRING, 0, NULL };
+
 static const struct key_schema output_keys[] = {
 	{ "file", V_STRING, 0, NULL },
 	/* Points of the cloud table (0: none); the setup bounds it. */
@@ -219,12 +209,13 @@ static const struct key_schema output_keys[] = {
 
 
 static const struct sec_schema sections[] = {
-	{ "kernel", kernel_keys, DSE_N_OF(kernel_keys), 1 },
-	{ "workload", workload_keys, DSE_N_OF(workload_keys), 0 },
-	{ "platform", platform_keys, DSE_N_OF(platform_keys), 0 },
-	{ "space", space_keys, DSE_N_OF(space_keys), 0 },
-	{ "search", search_keys, DSE_N_OF(search_keys), 0 },
-	{ "output", output_keys, DSE_N_OF(output_keys), 0 },
+	{ "kernel", kernel_keys, DSE_N_OF(kernel_keys), 1, NULL },
+	{ "workload", workload_keys, DSE_N_OF(workload_keys), 0,
+		&family_key },
+	{ "platform", platform_keys, DSE_N_OF(platform_keys), 0, NULL },
+	{ "space", space_keys, DSE_N_OF(space_keys), 0, &family_knob },
+	{ "search", search_keys, DSE_N_OF(search_keys), 0, NULL },
+	{ "output", output_keys, DSE_N_OF(output_keys), 0, NULL },
 };
 
 struct section {
@@ -427,27 +418,35 @@ static const struct key_schema *find_key_schema(const struct sec_schema *ss,
 	return NULL;
 }
 
+/* The keys a section's schema lists, per-loop ones as "name.<loop>". */
+static void known_keys(const struct sec_schema *ss, char *buf, size_t size)
+{
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < ss->n_keys; i++) {
+		if (i)
+			append(buf, size, ", ");
+		append(buf, size, ss->keys[i].name);
+	}
+	for (i = 0; i < ss->n_keys; i++)
+		if (ss->keys[i].flags & K_PER_LOOP) {
+			append(buf, size, ", ");
+			append(buf, size, ss->keys[i].name);
+			append(buf, size, ".<loop>");
+		}
+}
+
 static dse_stat unknown_key(struct parser *ps, const struct sec_schema *ss,
 	const char *key, int col, int per_loop_base)
 {
-	char known[DSE_ERROR_MSG_LEN] = "";
-	int i;
+	char known[DSE_ERROR_MSG_LEN];
 
 	if (per_loop_base)
 		return fail(ps->err, ps->cfg->file, ps->line, col, key,
 			"bad per-loop key: expected '%.*s.<loop>' where <loop> "
 			"is a loop name", (int) (strchr(key, '.') - key), key);
-	for (i = 0; i < ss->n_keys; i++) {
-		if (i)
-			append(known, sizeof(known), ", ");
-		append(known, sizeof(known), ss->keys[i].name);
-	}
-	for (i = 0; i < ss->n_keys; i++)
-		if (ss->keys[i].flags & K_PER_LOOP) {
-			append(known, sizeof(known), ", ");
-			append(known, sizeof(known), ss->keys[i].name);
-			append(known, sizeof(known), ".<loop>");
-		}
+	known_keys(ss, known, sizeof(known));
 	return fail(ps->err, ps->cfg->file, ps->line, col, key,
 		"unknown key in section [%s]; known keys: %s", ss->name, known);
 }
@@ -573,7 +572,10 @@ static dse_stat check_key(struct parser *ps, struct entry *e, int key_col)
 		return fail(ps->err, ps->cfg->file, ps->line, key_col, e->key,
 			"key outside any section: put it under a header such "
 			"as [kernel]");
+	e->key_col = key_col;
 	e->schema = find_key_schema(ps->sec->schema, e->key, &per_loop_base);
+	if (!e->schema && !per_loop_base && !strchr(e->key, '.'))
+		e->schema = ps->sec->schema->other;
 	if (!e->schema)
 		return unknown_key(ps, ps->sec->schema, e->key, key_col,
 			per_loop_base);
@@ -969,6 +971,33 @@ static const struct entry *find_typed(const dse_cfg *cfg,
 int dse_cfg_has(const dse_cfg *cfg, const char *section, const char *key)
 {
 	return find_entry(cfg, section, key) != NULL;
+}
+
+int dse_cfg_key_listed(const dse_cfg *cfg, const char *section,
+	const char *key)
+{
+	const struct entry *e = find_entry(cfg, section, key);
+
+	return e && e->schema && e->schema->name[0];
+}
+
+dse_stat dse_cfg_unknown_key(const dse_cfg *cfg, const char *section,
+	const char *key, const char *more, dse_error *err)
+{
+	const struct entry *e = find_entry(cfg, section, key);
+	char known[DSE_ERROR_MSG_LEN] = "";
+	size_t i;
+
+	for (i = 0; i < DSE_N_OF(sections); i++)
+		if (!strcmp(sections[i].name, section))
+			known_keys(&sections[i], known, sizeof(known));
+	if (more && more[0]) {
+		append(known, sizeof(known), ", ");
+		append(known, sizeof(known), more);
+	}
+	return fail(err, cfg->file, e ? e->key_line : 0, e ? e->key_col : 0,
+		key, "unknown key in section [%s]; known keys: %s", section,
+		known);
 }
 
 int dse_cfg_pos(const dse_cfg *cfg, const char *section, const char *key,

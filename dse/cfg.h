@@ -49,6 +49,20 @@ const char *dse_cfg_file(const dse_cfg *cfg);
 
 /* Whether "section" has "key". */
 int dse_cfg_has(const dse_cfg *cfg, const char *section, const char *key);
+/* Whether the config has "key" in "section" and the section's schema
+ * lists it; 0 for a key the section takes only as a workload family's
+ * (a [space] knob or a [workload] key no schema lists), which the setup
+ * checks against the family.
+ */
+int dse_cfg_key_listed(const dse_cfg *cfg, const char *section,
+	const char *key);
+/* The error for a key of "section" that the section's schema does not
+ * list and that the workload's family does not take either, at the key:
+ * the keys the schema lists, then "more" (the family's own; NULL or ""
+ * for none).  Returns dse_stat_error.
+ */
+dse_stat dse_cfg_unknown_key(const dse_cfg *cfg, const char *section,
+	const char *key, const char *more, dse_error *err);
 
 /* The position (1-based line and column) of the value of "key"; returns 0
  * and sets 0/0 when the key is absent (the position of the section header

@@ -58,6 +58,7 @@ struct entry {
 	char *key;
 	const struct key_schema *schema;
 	int key_line;
+	int key_col;
 	int line;		/* position of the value's first character */
 	int col;
 	char *text;		/* the value without quotes, for every type */

@@ -11,6 +11,7 @@
 #include "arch/arch.h"
 #include "cfront/cfront.h"
 #include "cfg.h"
+#include "core/family.h"
 #include "gnn/family.h"
 #include "gnn/share.h"
 #include "tensil/family.h"
@@ -68,6 +69,23 @@ typedef struct dse_cand {
 	char name[POLY_MAX_SPACE * (POLY_NAME_LEN + 1) + 2];
 } dse_cand;
 
+/* A workload family a run knows: its operations and its constructor
+ * from the [workload] section, which sets ctx->fam_obj (ctx->fam and
+ * ctx->dtype already set) and ctx->tmpl.kernel ("name", the config's, or
+ * the workload's own), records every input file it reads, and gives its
+ * errors the config position and key.
+ */
+struct dse_ctx;
+typedef struct dse_family {
+	const family_ops *ops;
+	dse_stat (*setup)(struct dse_ctx *ctx, const char *name,
+		dse_error *err);
+	/* The [workload] keys the constructor reads beyond those the
+	 * config's schema lists (NULL-terminated; NULL: none).
+	 */
+	const char *const *keys;
+} dse_family;
+
 typedef struct dse_ctx {
 	dse_cfg *cfg;		/* owned */
 	arch_board board;	/* the named board with the config's overrides */
@@ -81,10 +99,18 @@ typedef struct dse_ctx {
 	sim_options sim_opt;	/* the options ctx->model was built with */
 	sim_model *model;	/* owned; NULL for a GNN workload */
 	gnn_graph *graph;	/* owned; a GNN workload's graph */
-	gnn_family *family;	/* owned; a GNN workload's evaluator */
 	gnn_share *share;	/* owned; the node's one copy of graph and
 				 * partitions, or NULL (one process) */
-	tensil_family *tensil;	/* owned; an overlay-systolic workload's */
+	/* A workload's family (NULL for a systolic sweep) and the object
+	 * it evaluates points with (owned, freed by fam->free).
+	 */
+	const family_ops *fam;
+	void *fam_obj;
+	/* The families the config may name: NULL for those dse knows
+	 * (dse_families); a test gives its own.
+	 */
+	const struct dse_family *families;
+	int n_families;
 	search_space *space;	/* owned */
 	/* A sweep over several candidates: n_cands of them (0 for a sweep
 	 * of one), ctx->space made of one part per candidate (knob 0
@@ -207,9 +233,16 @@ dse_stat dse_ctx_error(const dse_ctx *ctx, const char *section,
 	const char *key, int offset, dse_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
-/* Builds a GNN workload's graph, family and space from the [workload]
- * and [space] sections (ctx->board set); ctx->tmpl.kernel gets the
- * workload's name.  Errors carry the config position and key.
+/* The families ctx's config may name ("n" of them): ctx->families, or
+ * those dse knows when ctx is NULL or gives none.
+ */
+const dse_family *dse_families(const dse_ctx *ctx, int *n);
+/* Whether "name" is a knob of any family ctx may name. */
+int dse_family_knob_known(const dse_ctx *ctx, const char *name);
+
+/* Builds a workload's family and space from the [workload] and [space]
+ * sections (ctx->board set); ctx->tmpl.kernel gets the workload's name.
+ * Errors carry the config position and key.
  */
 dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err);
 
@@ -218,18 +251,15 @@ dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err);
  */
 search_evaluator dse_evaluator(const dse_ctx *ctx);
 
-/* A workload's family as the commands see it, whichever it is (GNN or
- * overlay-systolic); dse_is_workload says whether ctx has one.
+/* A workload's family name ("systolic" for a sweep of a kernel);
+ * dse_is_workload says whether ctx has one.
  */
 int dse_is_workload(const dse_ctx *ctx);
 const char *dse_workload_family(const dse_ctx *ctx);
-/* The path of the ONNX model of an overlay-systolic workload (as the
- * config names it, relative to the config's folder) in "buf"; returns
- * NULL when the workload has none.
- */
-const char *dse_workload_onnx(const dse_ctx *ctx, char *buf, size_t size);
 int dse_workload_n_knobs(const dse_ctx *ctx);
 const char *dse_workload_knob_name(const dse_ctx *ctx, int knob);
+/* A knob's unit as the family's table gives it ("" for none). */
+const char *dse_workload_knob_unit(const dse_ctx *ctx, int knob);
 int64_t dse_workload_knob_default(const dse_ctx *ctx, int knob);
 int dse_workload_knob_find(const dse_ctx *ctx, const char *name);
 dse_stat dse_workload_simulate(const dse_ctx *ctx, const int32_t *knobs,
@@ -279,7 +309,7 @@ const char *dse_space_time_name(const dse_ctx *ctx, int space_time,
 const dse_cand *dse_cand_find(const dse_ctx *ctx, int space_time);
 
 /* A design point as text: the AutoSA --sa-sizes string of a systolic
- * point, "knob=value ..." of a GNN one.
+ * point, the family's description ("knob=value ...") of a workload's.
  */
 void dse_design_text(const dse_ctx *ctx, const int32_t *knobs, char *buf,
 	int size);
@@ -606,11 +636,18 @@ dse_stat dse_simulate(const dse_ctx *ctx, const dse_simulate_opts *opts,
 	dse_simulation **res, dse_error *err);
 dse_simulation *dse_simulation_free(dse_simulation *res);
 
-/* The forms "dse tune" emits. */
-enum dse_emit { DSE_EMIT_AUTOSA = 0, DSE_EMIT_TENSIL, DSE_EMIT_JSON,
-	DSE_N_EMITS };
-/* "autosa", "tensil", "json"; -1 when unknown. */
+/* The forms "dse tune" emits: AutoSA's files, JSON, or a workload
+ * family's own design file (DSE_EMIT_FAMILY: the sweep's family's).  A
+ * family's form asked for by its name (family_ops' emit_name: "tensil"
+ * for the overlay's .tarch) is DSE_EMIT_FAMILY + 1 + the index of the
+ * first family dse knows (dse_families) that writes it; dse tune checks
+ * that the sweep's family is one that does.
+ */
+enum dse_emit { DSE_EMIT_AUTOSA = 0, DSE_EMIT_JSON, DSE_EMIT_FAMILY };
+/* The form called "name"; -1 when unknown. */
 int dse_emit_find(const char *name);
+/* Every form's name, "autosa, json, tensil", in "buf". */
+void dse_emit_names(char *buf, size_t size);
 
 /* Options of "dse tune". */
 typedef struct dse_tune_opts {

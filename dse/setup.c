@@ -391,12 +391,13 @@ static dse_stat check_space_keys(const dse_ctx *ctx, dse_error *err)
 		const char *key = dse_cfg_key_at(ctx->cfg, "space", i);
 		int found = 0;
 
-		if (gnn_family_knob_find(GNN_OVERLAY, key) >= 0 ||
-		    gnn_family_knob_find(GNN_DATAFLOW, key) >= 0 ||
-		    tensil_family_knob_find(key) >= 0)
+		if (dse_family_knob_known(ctx, key))
 			return error_at(ctx, "space", key, err, "'%s' is a "
 				"knob of a workload family; this config "
 				"explores a [kernel]", key);
+		if (!dse_cfg_key_listed(ctx->cfg, "space", key))
+			return dse_cfg_unknown_key(ctx->cfg, "space", key, NULL,
+				err);
 		if (!strchr(key, '.'))
 			continue;
 		knobs[0] = '\0';
@@ -1155,8 +1156,9 @@ void dse_ctx_clear(dse_ctx *ctx)
 	ctx->lock = res_lock_release(ctx->lock);
 	dse_inputs_clear(ctx);
 	ctx->space = search_space_free(ctx->space);
-	ctx->family = gnn_family_free(ctx->family);
-	ctx->tensil = tensil_family_free(ctx->tensil);
+	if (ctx->fam)
+		ctx->fam_obj = ctx->fam->free(ctx->fam_obj);
+	ctx->fam = NULL;
 	ctx->graph = gnn_graph_free(ctx->graph);
 	/* After the graph and family, which read the node's copy. */
 	ctx->share = gnn_share_free(ctx->share);

@@ -15,17 +15,35 @@
 
 #include "ctx.h"
 
-static const char *const emit_names[DSE_N_EMITS] = { "autosa", "tensil",
-	"json" };
-
 int dse_emit_find(const char *name)
 {
-	int i;
+	int i, n;
+	const dse_family *t = dse_families(NULL, &n);
 
-	for (i = 0; name && i < DSE_N_EMITS; i++)
-		if (!strcmp(name, emit_names[i]))
-			return i;
+	if (!name)
+		return -1;
+	if (!strcmp(name, "autosa"))
+		return DSE_EMIT_AUTOSA;
+	if (!strcmp(name, "json"))
+		return DSE_EMIT_JSON;
+	for (i = 0; i < n; i++)
+		if (t[i].ops->emit_name && !strcmp(name, t[i].ops->emit_name))
+			return DSE_EMIT_FAMILY + 1 + i;
 	return -1;
+}
+
+void dse_emit_names(char *buf, size_t size)
+{
+	int i, n;
+	const dse_family *t = dse_families(NULL, &n);
+	size_t used;
+
+	used = (size_t) snprintf(buf, size, "autosa, json");
+	for (i = 0; i < n && used < size; i++)
+		if (t[i].ops->emit_name && dse_emit_find(t[i].ops->emit_name) ==
+		    DSE_EMIT_FAMILY + 1 + i)
+			used += (size_t) snprintf(buf + used, size - used,
+				", %s", t[i].ops->emit_name);
 }
 
 dse_cfg *dse_tune_config(const char *from, dse_error *err)
@@ -57,9 +75,9 @@ dse_cfg *dse_tune_config(const char *from, dse_error *err)
 /* The default emitted form of ctx's family. */
 static int default_emit(const dse_ctx *ctx)
 {
-	if (ctx->tensil)
-		return DSE_EMIT_TENSIL;
-	return ctx->family ? DSE_EMIT_JSON : DSE_EMIT_AUTOSA;
+	if (!ctx->fam)
+		return DSE_EMIT_AUTOSA;
+	return ctx->fam->emit ? DSE_EMIT_FAMILY : DSE_EMIT_JSON;
 }
 
 /* Picks, on root, the best row of the front of results file "from". */
@@ -153,10 +171,22 @@ static dse_stat check(const dse_ctx *ctx, const dse_tune_opts *opts,
 		return dse_error_set(err, DSE_E_INPUT, "--emit autosa needs a "
 			"systolic sweep (a [kernel]); this one is %s",
 			dse_workload_family(ctx));
-	if (*form == DSE_EMIT_TENSIL && !ctx->tensil)
-		return dse_error_set(err, DSE_E_INPUT, "--emit tensil needs an "
-			"overlay-systolic workload; this sweep is %s",
-			dse_workload_family(ctx));
+	if (*form > DSE_EMIT_FAMILY) {
+		int n;
+		const family_ops *want = dse_families(NULL, &n)[*form -
+			DSE_EMIT_FAMILY - 1].ops;
+
+		/* A family's own form is asked for by name: the sweep's
+		 * family must be one that writes it.
+		 */
+		if (!ctx->fam || !ctx->fam->emit || strcmp(ctx->fam->emit_name,
+				want->emit_name))
+			return dse_error_set(err, DSE_E_INPUT, "--emit %s "
+				"needs a workload of the family that writes it "
+				"(%s); this sweep is %s", want->emit_name,
+				want->name, dse_workload_family(ctx));
+		*form = DSE_EMIT_FAMILY;
+	}
 	/* AutoSA's form is a folder of files. */
 	if (opts->output && *form == DSE_EMIT_AUTOSA) {
 		snprintf(real, DSE_PATH_LEN, "%s", opts->output);

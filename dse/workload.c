@@ -28,7 +28,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "ctx.h"
+#include "family_internal.h"
 #include "tensil/tarch.h"
 
 #define MAX_ARGS 6
@@ -240,12 +240,7 @@ static gnn_model *layer_list(const dse_ctx *ctx, const char *name,
 	return m;
 }
 
-/* Moves an input error that names no file -- a check of gnn/ or tensil/
- * on a value the config gave -- to the value of "key", so that it still
- * says file:line:col.  Errors of a graph or topology file keep their own
- * position; other errors are left alone.
- */
-static void at_key(const dse_ctx *ctx, const char *section, const char *key,
+void dse__at_key(const dse_ctx *ctx, const char *section, const char *key,
 	dse_error *err)
 {
 	char msg[DSE_ERROR_MSG_LEN];
@@ -293,7 +288,7 @@ static gnn_graph *generated(const dse_ctx *ctx, const struct item *it,
 			gnn_graph_uniform(nv, ne, seed, err);
 
 		if (!g)
-			at_key(ctx, "workload", "graph", err);
+			dse__at_key(ctx, "workload", "graph", err);
 		return g;
 	}
 bad:
@@ -390,7 +385,7 @@ static gnn_graph *load_graph(dse_ctx *ctx, const gnn_preset **preset,
 		gnn_graph *g = gnn_graph_preset(*preset, seed, err);
 
 		if (!g)
-			at_key(ctx, "workload", "graph", err);
+			dse__at_key(ctx, "workload", "graph", err);
 		return g;
 	}
 	if (strchr(spec, '(') && read_item(spec, spec, &it, &bad) &&
@@ -455,127 +450,6 @@ static gnn_model *load_model(dse_ctx *ctx, const gnn_graph *g,
 	return m;
 }
 
-/* The overlay-systolic family's number, after the GNN families'. */
-#define FAM_TENSIL GNN_N_FAMILIES
-
-static int fam_find(const char *name)
-{
-	return !strcmp(name, "overlay-systolic") ? FAM_TENSIL :
-		gnn_family_find(name);
-}
-
-static int fam_n_knobs(int fam)
-{
-	return fam == FAM_TENSIL ? tensil_family_n_knobs() :
-		gnn_family_n_knobs(fam);
-}
-
-static const char *fam_knob_name(int fam, int k)
-{
-	return fam == FAM_TENSIL ? tensil_family_knob_name(k) :
-		gnn_family_knob_name(fam, k);
-}
-
-static int fam_knob_find(int fam, const char *name)
-{
-	return fam == FAM_TENSIL ? tensil_family_knob_find(name) :
-		gnn_family_knob_find(fam, name);
-}
-
-/* Rejects [space] keys the family has no knob for. */
-static dse_stat check_knob_keys(const dse_ctx *ctx, int fam,
-	const char *fam_name, dse_error *err)
-{
-	int i, k, n = dse_cfg_n_keys(ctx->cfg, "space");
-	char known[256] = "";
-
-	for (k = 0; k < fam_n_knobs(fam); k++) {
-		strcat(known, k ? ", " : "");
-		strcat(known, fam_knob_name(fam, k));
-	}
-	for (i = 0; i < n; i++) {
-		const char *key = dse_cfg_key_at(ctx->cfg, "space", i);
-
-		if (fam_knob_find(fam, key) < 0)
-			return wl_error(ctx, "space", key, -1, err,
-				"the %s family has no such knob (its knobs: "
-				"%s)", fam_name, known);
-	}
-	return dse_stat_ok;
-}
-
-/* Every value the config gives an overlay-systolic knob must be in the
- * knob's range: the default design with that one value changed must still
- * be an architecture (the ranges are independent of each other).  When
- * the default design itself is not one (a model too large for the DRAM
- * depths), the sweep reports its points as illegal instead.
- */
-static dse_stat tensil_values(const dse_ctx *ctx, int k,
-	const int64_t *values, int nv, dse_error *err)
-{
-	int32_t knobs[TENSIL_N_KNOBS];
-	tensil_arch a;
-	int i;
-
-	tensil_family_defaults(ctx->tensil, knobs);
-	if (!tensil_family_arch(ctx->tensil, knobs, &a))
-		return dse_stat_ok;
-	for (i = 0; i < nv; i++) {
-		knobs[k] = (int32_t) values[i];
-		if (!tensil_family_arch(ctx->tensil, knobs, &a))
-			return wl_error(ctx, "space", tensil_family_knob_name(k),
-				-1, err, "%s = %lld is out of the range the "
-				"overlay-systolic family takes for this knob",
-				tensil_family_knob_name(k),
-				(long long) values[i]);
-	}
-	return dse_stat_ok;
-}
-
-/* The search space over the family's knobs: the config's values, or the
- * published configuration's value alone.  A GNN family is given each
- * knob's values so it can prepare what depends on them.
- */
-static dse_stat family_space(dse_ctx *ctx, dse_error *err)
-{
-	int k, n = dse_workload_n_knobs(ctx);
-
-	ctx->space = search_space_alloc(n);
-	if (!ctx->space)
-		return dse_error_set(err, DSE_E_NOMEM, "out of memory: the "
-			"design space of %d knobs", n);
-	for (k = 0; k < n; k++) {
-		const char *key = dse_workload_knob_name(ctx, k);
-		int64_t *values = NULL, one = dse_workload_knob_default(ctx, k);
-		int nv = 1;
-		dse_stat r = dse_stat_ok;
-
-		if (dse_cfg_has(ctx->cfg, "space", key))
-			r = dse_cfg_int_set(ctx->cfg, "space", key, INT32_MAX,
-				&values, &nv, err);
-		if (r == dse_stat_ok)
-			r = search_space_set_knob(ctx->space, k, key, values ?
-				values : &one, nv, err);
-		if (r == dse_stat_ok && ctx->family) {
-			r = gnn_family_prepare(ctx->family, k, values ? values :
-				&one, nv, err);
-			if (r != dse_stat_ok)
-				at_key(ctx, "space", dse_cfg_has(ctx->cfg, "space",
-					key) ? key : "family", err);
-		}
-		if (r == dse_stat_ok && ctx->tensil && values)
-			r = tensil_values(ctx, k, values, nv, err);
-		free(values);
-		if (r != dse_stat_ok)
-			return r;
-		if (search_space_size(ctx->space) == UINT64_MAX)
-			return wl_error(ctx, "space", key, -1, err, "the space "
-				"has more than 2^64 points; narrow the knob "
-				"ranges");
-	}
-	return dse_stat_ok;
-}
-
 /* Whether the model named in the config is an ONNX file. */
 static int is_onnx(const char *name)
 {
@@ -588,7 +462,8 @@ static int is_onnx(const char *name)
  * or a topology CSV (convolutions in SCALE-Sim's form, or GEMMs "name, M,
  * N, K").
  */
-static tensil_model *load_network(dse_ctx *ctx, dse_error *err)
+static tensil_model *load_network(dse_ctx *ctx, char *onnx, size_t size,
+	dse_error *err)
 {
 	const char *name = dse_cfg_string(ctx->cfg, "workload", "model", NULL);
 	const char *topo = dse_cfg_string(ctx->cfg, "workload", "topology",
@@ -616,12 +491,10 @@ static tensil_model *load_network(dse_ctx *ctx, dse_error *err)
 		return m;
 	}
 	if (is_onnx(name)) {
-		char path[DSE_PATH_LEN];
-
-		dse_config_path(ctx, name, path, sizeof(path));
-		if (dse_input_add(ctx, "workload", "model", path, err))
+		dse_config_path(ctx, name, onnx, size);
+		if (dse_input_add(ctx, "workload", "model", onnx, err))
 			return NULL;
-		m = tensil_model_read_onnx(path, err);
+		m = tensil_model_read_onnx(onnx, err);
 		if (!m)
 			unreadable_at(ctx, "model", "model", err);
 		return m;
@@ -664,11 +537,12 @@ static dse_stat foreign_keys(const dse_ctx *ctx, int tensil,
 	return dse_stat_ok;
 }
 
-/* An overlay-systolic workload: its network, family and space. */
-static dse_stat tensil_setup(dse_ctx *ctx, const char *name,
-	dse_error *err)
+/* An overlay-systolic workload: its network and family. */
+dse_stat dse__tensil_setup(dse_ctx *ctx, const char *name, dse_error *err)
 {
-	tensil_model *m = load_network(ctx, err);
+	char onnx[DSE_PATH_LEN] = "";
+	tensil_model *m = load_network(ctx, onnx, sizeof(onnx), err);
+	tensil_family *f;
 
 	if (!m)
 		return dse_stat_error;
@@ -678,13 +552,14 @@ static dse_stat tensil_setup(dse_ctx *ctx, const char *name,
 	}
 	snprintf(ctx->tmpl.kernel, sizeof(ctx->tmpl.kernel), "%s", name ?
 		name : tensil_model_name(m));
-	ctx->tensil = tensil_family_alloc(m, &ctx->board, err);
+	f = tensil_family_alloc(m, &ctx->board, err);
 	tensil_model_free(m);
-	if (!ctx->tensil) {
-		at_key(ctx, "workload", "family", err);
+	if (!f) {
+		dse__at_key(ctx, "workload", "family", err);
 		return dse_stat_error;
 	}
-	return family_space(ctx, err);
+	ctx->fam_obj = f;
+	return onnx[0] ? tensil_family_set_onnx(f, onnx, err) : dse_stat_ok;
 }
 
 /* The graph, one copy per node when MPI runs (gnn/share.h): the node's
@@ -729,34 +604,22 @@ static dse_stat node_family_space(dse_ctx *ctx, dse_error *err)
 	dse_stat st = dse_stat_ok;
 
 	if (gnn_share_builds(ctx->share))
-		st = family_space(ctx, err);
+		st = dse__family_space(ctx, err);
 	if (gnn_share_agree(ctx->share, st, err) ||
-	    gnn_share_family(ctx->share, ctx->family, err))
+	    gnn_share_family(ctx->share, ctx->fam_obj, err))
 		return dse_stat_error;
 	return gnn_share_builds(ctx->share) ? dse_stat_ok :
-		family_space(ctx, err);
+		dse__family_space(ctx, err);
 }
 
-dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err)
+/* A GNN workload: its graph (one copy a node), model, family and space. */
+dse_stat dse__gnn_setup(dse_ctx *ctx, const char *name, dse_error *err)
 {
-	const char *fam = dse_cfg_string(ctx->cfg, "workload", "family", "");
-	const char *dt = dse_cfg_string(ctx->cfg, "workload", "dtype", "fp32");
-	const char *name = dse_cfg_string(ctx->cfg, "workload", "name", NULL);
+	const char *fam = ctx->fam->name;
 	const gnn_preset *preset = NULL;
 	gnn_model *model;
-	int kind = fam_find(fam);
 	double t0;
 
-	if (kind < 0)
-		return wl_error(ctx, "workload", "family", -1, err,
-			"unknown family '%s' (known: %s, %s, overlay-systolic)",
-			fam, gnn_family_kind_name(GNN_OVERLAY),
-			gnn_family_kind_name(GNN_DATAFLOW));
-	ctx->dtype = arch_dtype_find(dt);
-	if (check_knob_keys(ctx, kind, fam, err))
-		return dse_stat_error;
-	if (kind == FAM_TENSIL)
-		return tensil_setup(ctx, name, err);
 	if (foreign_keys(ctx, 0, fam, err))
 		return dse_stat_error;
 	if (!dse_cfg_has(ctx->cfg, "workload", "graph"))
@@ -780,11 +643,11 @@ dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err)
 		return dse_stat_error;
 	snprintf(ctx->tmpl.kernel, sizeof(ctx->tmpl.kernel), "%s", name ?
 		name : gnn_model_name(model));
-	ctx->family = gnn_family_alloc(kind, model, ctx->graph, &ctx->board,
-		ctx->dtype, err);
+	ctx->fam_obj = gnn_family_alloc(gnn_family_find(fam), model,
+		ctx->graph, &ctx->board, ctx->dtype, err);
 	gnn_model_free(model);
-	if (!ctx->family) {
-		at_key(ctx, "workload", dse_cfg_has(ctx->cfg, "workload",
+	if (!ctx->fam_obj) {
+		dse__at_key(ctx, "workload", dse_cfg_has(ctx->cfg, "workload",
 			"layers") ? "layers" : "model", err);
 		return dse_stat_error;
 	}
@@ -792,8 +655,8 @@ dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err)
 	if (node_family_space(ctx, err))
 		return dse_stat_error;
 	dse_note(ctx, DSE_NOTE_PROGRESS, "%s prepared for the sweep's knob "
-			"values (partitions, plans) in %.1f s",
-			gnn_family_kind_name(kind), omp_get_wtime() - t0);
+			"values (%s) in %.1f s", fam, ctx->fam->prepares,
+			omp_get_wtime() - t0);
 	if (gnn_share_bytes(ctx->share))
 		dse_note(ctx, DSE_NOTE_PROGRESS, "graph and what is built "
 			"from it: one copy of %.1f MB shared by the %d ranks of "
@@ -801,154 +664,4 @@ dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err)
 			(double) gnn_share_bytes(ctx->share) / 1e6,
 			gnn_share_node_ranks(ctx->share));
 	return dse_stat_ok;
-}
-
-const char *dse_workload_onnx(const dse_ctx *ctx, char *buf, size_t size)
-{
-	const char *name = ctx->tensil ? dse_cfg_string(ctx->cfg, "workload",
-		"model", NULL) : NULL;
-
-	if (!is_onnx(name))
-		return NULL;
-	dse_config_path(ctx, name, buf, size);
-	return buf;
-}
-
-int dse_is_workload(const dse_ctx *ctx)
-{
-	return ctx->family || ctx->tensil;
-}
-
-const char *dse_workload_family(const dse_ctx *ctx)
-{
-	if (ctx->tensil)
-		return "overlay-systolic";
-	if (ctx->family)
-		return gnn_family_kind_name(gnn_family_kind(ctx->family));
-	return "systolic";
-}
-
-int dse_workload_n_knobs(const dse_ctx *ctx)
-{
-	return ctx->tensil ? tensil_family_n_knobs() : ctx->family ?
-		gnn_family_n_knobs(gnn_family_kind(ctx->family)) : 0;
-}
-
-const char *dse_workload_knob_name(const dse_ctx *ctx, int knob)
-{
-	return ctx->tensil ? tensil_family_knob_name(knob) :
-		gnn_family_knob_name(gnn_family_kind(ctx->family), knob);
-}
-
-int64_t dse_workload_knob_default(const dse_ctx *ctx, int knob)
-{
-	return ctx->tensil ? tensil_family_knob_default(ctx->tensil, knob) :
-		gnn_family_knob_default(gnn_family_kind(ctx->family), knob);
-}
-
-int dse_workload_knob_find(const dse_ctx *ctx, const char *name)
-{
-	return ctx->tensil ? tensil_family_knob_find(name) :
-		gnn_family_knob_find(gnn_family_kind(ctx->family), name);
-}
-
-dse_stat dse_workload_simulate(const dse_ctx *ctx, const int32_t *knobs,
-	int kind, const sim_cycle_opts *opt, sim_cycle_report *out,
-	dse_error *err)
-{
-	if (ctx->tensil)
-		return tensil_family_simulate(ctx->tensil, knobs, kind, opt,
-			out, err);
-	return gnn_family_simulate(ctx->family, knobs, kind, opt, out, err);
-}
-
-void dse_workload_why(const dse_ctx *ctx, const int32_t *knobs, char *buf,
-	size_t size)
-{
-	if (size == 0)
-		return;
-	buf[0] = '\0';
-	if (ctx->tensil)
-		tensil_family_why(ctx->tensil, knobs, buf, size > INT_MAX ?
-			INT_MAX : (int) size);
-	else if (ctx->family)
-		gnn_family_why(ctx->family, knobs, buf, size > INT_MAX ?
-			INT_MAX : (int) size);
-}
-
-dse_stat dse_workload_prepare_design(const dse_ctx *ctx,
-	const int32_t *knobs, dse_error *err)
-{
-	int k;
-
-	for (k = 0; ctx->family && k < dse_workload_n_knobs(ctx); k++) {
-		int64_t v = knobs[k];
-		dse_stat st = gnn_family_prepare(ctx->family, k, &v, 1, err);
-
-		if (st != dse_stat_ok)
-			return st;
-	}
-	return dse_stat_ok;
-}
-
-static void eval_tensil(const void *model, const int32_t *knobs,
-	sim_metrics *out)
-{
-	tensil_family_eval(model, knobs, out);
-}
-
-static dse_stat simulate_tensil(const void *model, const int32_t *knobs,
-	int kind, const sim_cycle_opts *opt, sim_cycle_report *out,
-	dse_error *err)
-{
-	return tensil_family_simulate(model, knobs, kind, opt, out, err);
-}
-
-static void eval_family(const void *model, const int32_t *knobs,
-	sim_metrics *out)
-{
-	gnn_family_eval(model, knobs, out);
-}
-
-static dse_stat simulate_family(const void *model, const int32_t *knobs,
-	int kind, const sim_cycle_opts *opt, sim_cycle_report *out,
-	dse_error *err)
-{
-	return gnn_family_simulate(model, knobs, kind, opt, out, err);
-}
-
-search_evaluator dse_evaluator(const dse_ctx *ctx)
-{
-	/* The workload families have no resource bounds (yet): the sweep
-	 * evaluates every one of their points.
-	 */
-	search_evaluator gnn = { ctx->family, eval_family, simulate_family,
-		NULL, NULL, NULL, NULL };
-	search_evaluator ovs = { ctx->tensil, eval_tensil, simulate_tensil,
-		NULL, NULL, NULL, NULL };
-
-	if (ctx->n_cands)
-		return dse_cands_evaluator(ctx);
-	return ctx->tensil ? ovs : ctx->family ? gnn :
-		search_evaluator_sim(ctx->model);
-}
-
-void dse_design_text(const dse_ctx *ctx, const int32_t *knobs, char *buf,
-	int size)
-{
-	if (ctx->tensil)
-		tensil_family_describe(ctx->tensil, knobs, buf, size);
-	else if (ctx->family)
-		gnn_family_describe(ctx->family, knobs, buf, size);
-	else {
-		const poly_template *t;
-		const sim_model *m;
-		int32_t local[SEARCH_MAX_KNOBS];
-
-		if (dse_point_design(ctx, knobs, &t, &m, local) < 0)
-			snprintf(buf, (size_t) size, "space_time[%d]: not a "
-				"candidate of this sweep", (int) knobs[0]);
-		else
-			dse_sa_write(t, m, local, buf, (size_t) size);
-	}
 }

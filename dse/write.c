@@ -117,14 +117,17 @@ static void free_table(struct table *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* The unit of a knob column: tiling factors are plain numbers, the two
- * knobs without a loop are codes, spelled out so a reader of the file
- * needs no other document.
+/* The unit of a knob column: a workload family's from its knob table;
+ * of a systolic array, tiling factors are plain numbers and the two knobs
+ * without a loop are codes, spelled out so a reader of the file needs no
+ * other document.
  */
 static const char *knob_unit(const dse_ctx *ctx, int k)
 {
 	const char *name = search_space_knob_name(ctx->space, k);
 
+	if (ctx->fam)
+		return dse_workload_knob_unit(ctx, k);
 	if (!ctx->model)
 		return "";
 	if (!strcmp(name, "io_network"))

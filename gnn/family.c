@@ -8,19 +8,24 @@
 
 #include "family_internal.h"
 
-struct knob_row {
-	const char *name;
-	int64_t def;
-};
-
 /* GraphAGILE on the Alveo U250 (section 7): 8 PEs of p_sys = 16, a
  * 16384 x 16 weight buffer, a 65536-edge edge buffer, a 16384 x 16
  * feature buffer, 300 MHz and the board's 77 GB/s.
  */
-static const struct knob_row overlay_knobs[] = {
-	{ "n_pe", 8 }, { "p_sys", 16 }, { "weight_rows", 16384 },
-	{ "edge_rows", 65536 }, { "feat_rows", 16384 }, { "feat_cols", 16 },
-	{ "mhz", 300 }, { "dram_gbps", 77 },
+static const family_knob overlay_knobs[] = {
+	{ "n_pe", "PE", "processing elements (Adaptive Computation Kernels)" },
+	{ "p_sys", "ALUs a side", "each PE's p_sys x p_sys ALU array" },
+	{ "weight_rows", "rows of p_sys words", "the weight buffer" },
+	{ "edge_rows", "edges", "the edge buffer" },
+	{ "feat_rows", "rows", "the feature buffer's height (the shard "
+		"height is at most this)" },
+	{ "feat_cols", "words", "the feature buffer's width (the fiber "
+		"width is at least this)" },
+	{ "mhz", "MHz", "the clock" },
+	{ "dram_gbps", "GB/s", "the off-chip bandwidth" },
+};
+static const int64_t overlay_defaults[] = {
+	8, 16, 16384, 65536, 16384, 16, 300, 77
 };
 
 /* AGILE (seed 000, "Microarchitecture Specification"): 64 nodeslots;
@@ -33,16 +38,27 @@ static const struct knob_row overlay_knobs[] = {
  * but gives no implemented count: 4 is chosen, the most that fits the
  * U250's DSP slices in fp32 next to the mesh's accumulators.
  */
-static const struct knob_row dataflow_knobs[] = {
-	{ "slots", 64 }, { "fetch_tags", 16 }, { "mesh_rows", 8 },
-	{ "mesh_cols", 8 }, { "fte", 4 }, { "feat_kb", 128 }, { "mhz", 200 },
-	{ "dram_gbps", 77 },
+static const family_knob dataflow_knobs[] = {
+	{ "slots", "nodes", "the node scoreboard's slots" },
+	{ "fetch_tags", "tags", "the prefetcher's fetch tags" },
+	{ "mesh_rows", "cores", "the aggregation mesh's rows" },
+	{ "mesh_cols", "cores", "the aggregation mesh's columns" },
+	{ "fte", "modules", "16x16 systolic transformation modules" },
+	{ "feat_kb", "KiB", "the aggregation buffer between the mesh and the "
+		"transformation engine" },
+	{ "mhz", "MHz", "the clock" },
+	{ "dram_gbps", "GB/s", "the off-chip bandwidth" },
 };
+static const int64_t dataflow_defaults[] = { 64, 16, 8, 8, 4, 128, 200, 77 };
 
 #define N_ROWS(t) ((int) (sizeof(t) / sizeof((t)[0])))
 
 _Static_assert(N_ROWS(overlay_knobs) <= GNN_MAX_KNOBS, "overlay knobs");
 _Static_assert(N_ROWS(dataflow_knobs) <= GNN_MAX_KNOBS, "dataflow knobs");
+_Static_assert(N_ROWS(overlay_defaults) == N_ROWS(overlay_knobs),
+	"overlay defaults");
+_Static_assert(N_ROWS(dataflow_defaults) == N_ROWS(dataflow_knobs),
+	"dataflow defaults");
 
 static const char *const family_names[GNN_N_FAMILIES] = {
 	"gnn-overlay", "gnn-dataflow"
@@ -69,32 +85,40 @@ int gnn_family_find(const char *name)
 	return -1;
 }
 
-static const struct knob_row *table(int kind, int *n)
+/* A family's knobs and their defaults; NULL and 0 knobs for an unknown
+ * kind.
+ */
+static const family_knob *table(int kind, int *n, const int64_t **def)
 {
 	if (kind == GNN_OVERLAY) {
 		*n = N_ROWS(overlay_knobs);
+		*def = overlay_defaults;
 		return overlay_knobs;
 	}
 	if (kind == GNN_DATAFLOW) {
 		*n = N_ROWS(dataflow_knobs);
+		*def = dataflow_defaults;
 		return dataflow_knobs;
 	}
 	*n = 0;
+	*def = NULL;
 	return NULL;
 }
 
 int gnn_family_n_knobs(int kind)
 {
 	int n;
+	const int64_t *def;
 
-	table(kind, &n);
+	table(kind, &n, &def);
 	return n;
 }
 
 const char *gnn_family_knob_name(int kind, int knob)
 {
 	int n;
-	const struct knob_row *t = table(kind, &n);
+	const int64_t *def;
+	const family_knob *t = table(kind, &n, &def);
 
 	return knob >= 0 && knob < n ? t[knob].name : NULL;
 }
@@ -102,15 +126,17 @@ const char *gnn_family_knob_name(int kind, int knob)
 int64_t gnn_family_knob_default(int kind, int knob)
 {
 	int n;
-	const struct knob_row *t = table(kind, &n);
+	const int64_t *def;
 
-	return knob >= 0 && knob < n ? t[knob].def : 0;
+	table(kind, &n, &def);
+	return knob >= 0 && knob < n ? def[knob] : 0;
 }
 
 int gnn_family_knob_find(int kind, const char *name)
 {
 	int n, k;
-	const struct knob_row *t = table(kind, &n);
+	const int64_t *def;
+	const family_knob *t = table(kind, &n, &def);
 
 	for (k = 0; name && k < n; k++)
 		if (!strcmp(name, t[k].name))
@@ -192,7 +218,8 @@ void gnn_family_describe(const gnn_family *f, const int32_t *knobs,
 	char *buf, int size)
 {
 	int n, k, used = 0;
-	const struct knob_row *t = table(f->kind, &n);
+	const int64_t *def;
+	const family_knob *t = table(f->kind, &n, &def);
 
 	if (size <= 0)
 		return;
@@ -211,3 +238,78 @@ void *gnn__family_self(const gnn_family *f)
 {
 	return f ? f->self : NULL;
 }
+
+/* The family interface (core/family.h) over a gnn_family. */
+
+static int64_t ops_default(const void *self, int knob)
+{
+	return gnn_family_knob_default(gnn_family_kind(self), knob);
+}
+
+static dse_stat ops_prepare(void *self, int knob, const int64_t *values,
+	int n, dse_error *err)
+{
+	return gnn_family_prepare(self, knob, values, n, err);
+}
+
+static void ops_eval(const void *self, const int32_t *knobs,
+	sim_metrics *out)
+{
+	gnn_family_eval(self, knobs, out);
+}
+
+static dse_stat ops_simulate(const void *self, const int32_t *knobs,
+	int kind, const sim_cycle_opts *opt, sim_cycle_report *out,
+	dse_error *err)
+{
+	return gnn_family_simulate(self, knobs, kind, opt, out, err);
+}
+
+static int ops_why(const void *self, const int32_t *knobs, char *buf,
+	int size)
+{
+	return gnn_family_why(self, knobs, buf, size);
+}
+
+static void ops_describe(const void *self, const int32_t *knobs, char *buf,
+	int size)
+{
+	gnn_family_describe(self, knobs, buf, size);
+}
+
+static void *ops_free(void *self)
+{
+	return gnn_family_free(self);
+}
+
+const family_ops gnn_overlay_family = {
+	.name = "gnn-overlay",
+	.summary = "GraphAGILE's overlay: PEs of p_sys x p_sys ALUs running "
+		"the compiled GNN",
+	.n_knobs = N_ROWS(overlay_knobs),
+	.knobs = overlay_knobs,
+	.knob_default = ops_default,
+	.prepare = ops_prepare,
+	.prepares = "partitions, plans",
+	.eval = ops_eval,
+	.simulate = ops_simulate,
+	.why = ops_why,
+	.describe = ops_describe,
+	.free = ops_free,
+};
+
+const family_ops gnn_dataflow_family = {
+	.name = "gnn-dataflow",
+	.summary = "AGILE's dataflow engine: a scoreboard, a prefetcher, an "
+		"aggregation mesh and systolic transformation modules",
+	.n_knobs = N_ROWS(dataflow_knobs),
+	.knobs = dataflow_knobs,
+	.knob_default = ops_default,
+	.prepare = ops_prepare,
+	.prepares = "partitions, plans",
+	.eval = ops_eval,
+	.simulate = ops_simulate,
+	.why = ops_why,
+	.describe = ops_describe,
+	.free = ops_free,
+};

@@ -22,6 +22,7 @@
 
 #include "arch/arch.h"
 #include "core/error.h"
+#include "core/family.h"
 #include "core/report.h"
 #include "gnn/graph.h"
 #include "gnn/ir.h"
@@ -107,5 +108,11 @@ int gnn_family_why(const gnn_family *f, const int32_t *knobs, char *buf,
  */
 void gnn_family_describe(const gnn_family *f, const int32_t *knobs,
 	char *buf, int size);
+
+/* The two families through the family interface (core/family.h), over a
+ * gnn_family of their kind ("self"): gnn-overlay and gnn-dataflow.
+ */
+extern const family_ops gnn_overlay_family;
+extern const family_ops gnn_dataflow_family;
 
 #endif

@@ -11,9 +11,13 @@
 #include "internal.h"
 #include "cycle_internal.h"
 
-static const char *const knob_names[TENSIL_N_KNOBS] = {
-	"array_size", "local_depth", "accumulator_depth", "data_type", "mhz",
-	"dram_mbps"
+static const family_knob knobs_table[TENSIL_N_KNOBS] = {
+	{ "array_size", "PE a side", "the systolic array's size" },
+	{ "local_depth", "vectors", "the local memory's depth" },
+	{ "accumulator_depth", "vectors", "the accumulators' depth" },
+	{ "data_type", "0=FP16BP8,1=FP32B16", "the data type" },
+	{ "mhz", "MHz", "the clock (default: the board's)" },
+	{ "dram_mbps", "MB/s", "the DRAM bandwidth (default: the board's)" },
 };
 
 /* The "Example value" column of Tensil's architectural parameters table:
@@ -39,6 +43,7 @@ static const struct range {
 
 struct tensil_family {
 	tensil_model *model;
+	char *onnx;	/* owned; the ONNX file the model was read from */
 	arch_board board;
 	int64_t true_macs;
 };
@@ -50,7 +55,7 @@ int tensil_family_n_knobs(void)
 
 const char *tensil_family_knob_name(int knob)
 {
-	return knob >= 0 && knob < TENSIL_N_KNOBS ? knob_names[knob] : NULL;
+	return knob >= 0 && knob < TENSIL_N_KNOBS ? knobs_table[knob].name : NULL;
 }
 
 int tensil_family_knob_find(const char *name)
@@ -58,7 +63,7 @@ int tensil_family_knob_find(const char *name)
 	int k;
 
 	for (k = 0; name && k < TENSIL_N_KNOBS; k++)
-		if (!strcmp(name, knob_names[k]))
+		if (!strcmp(name, knobs_table[k].name))
 			return k;
 	return -1;
 }
@@ -126,6 +131,7 @@ tensil_family *tensil_family_free(tensil_family *f)
 	if (!f)
 		return NULL;
 	tensil_model_free(f->model);
+	free(f->onnx);
 	free(f);
 	return NULL;
 }
@@ -455,3 +461,130 @@ int tensil_tarch_json(const tensil_family *f, const int32_t *knobs,
 	tensil_family_arch(f, knobs, &a);
 	return tensil_arch_json(&a, buf, size > 0 ? (size_t) size : 0);
 }
+
+dse_stat tensil_family_set_onnx(tensil_family *f, const char *path,
+	dse_error *err)
+{
+	char *copy = strdup(path);
+
+	if (!copy)
+		return dse_error_set(err, DSE_E_NOMEM, "out of memory");
+	free(f->onnx);
+	f->onnx = copy;
+	return dse_stat_ok;
+}
+
+/* The family interface (core/family.h) over a tensil_family. */
+
+static int64_t ops_default(const void *self, int knob)
+{
+	return tensil_family_knob_default(self, knob);
+}
+
+/* Every value a sweep gives a knob must be in the knob's range: the
+ * default design with that one value changed must still be an
+ * architecture (the ranges are independent of each other).  When the
+ * default design itself is not one (a model too large for the DRAM
+ * depths), the sweep reports its points as illegal instead.
+ */
+static dse_stat ops_prepare(void *self, int knob, const int64_t *values,
+	int n, dse_error *err)
+{
+	int32_t knobs[TENSIL_N_KNOBS];
+	tensil_arch a;
+	int i;
+
+	if (knob < 0 || knob >= TENSIL_N_KNOBS)
+		return dse_error_set(err, DSE_E_RUNTIME, "tensil: no knob %d",
+			knob);
+	tensil_family_defaults(self, knobs);
+	if (!tensil_family_arch(self, knobs, &a))
+		return dse_stat_ok;
+	for (i = 0; i < n; i++) {
+		knobs[knob] = (int32_t) values[i];
+		if (values[i] != knobs[knob] ||
+		    !tensil_family_arch(self, knobs, &a))
+			return dse_error_set(err, DSE_E_INPUT, "%s = %lld is "
+				"out of the range the overlay-systolic family "
+				"takes for this knob", knobs_table[knob].name,
+				(long long) values[i]);
+	}
+	return dse_stat_ok;
+}
+
+static void ops_eval(const void *self, const int32_t *knobs,
+	sim_metrics *out)
+{
+	tensil_family_eval(self, knobs, out);
+}
+
+static dse_stat ops_simulate(const void *self, const int32_t *knobs,
+	int kind, const sim_cycle_opts *opt, sim_cycle_report *out,
+	dse_error *err)
+{
+	return tensil_family_simulate(self, knobs, kind, opt, out, err);
+}
+
+static int ops_why(const void *self, const int32_t *knobs, char *buf,
+	int size)
+{
+	return tensil_family_why(self, knobs, buf, size);
+}
+
+static void ops_describe(const void *self, const int32_t *knobs, char *buf,
+	int size)
+{
+	tensil_family_describe(self, knobs, buf, size);
+}
+
+static int ops_emit(const void *self, const int32_t *knobs, char *buf,
+	int size)
+{
+	return tensil_tarch_json(self, knobs, buf, size);
+}
+
+/* For a model read from ONNX, Tensil's compiler command that compiles it
+ * for the architecture file at "path" ("design.tarch" when the file went
+ * to standard output), its output nodes read from the model (a
+ * placeholder where the file does not give them).
+ */
+static int ops_emit_hint(const void *self, const char *path, char *buf,
+	int size)
+{
+	const tensil_family *f = self;
+	char outputs[512];
+
+	if (size <= 0)
+		return 0;
+	if (!f->onnx)
+		return snprintf(buf, (size_t) size, "%s", "");
+	if (tensil_onnx_outputs(f->onnx, outputs, sizeof(outputs)) ||
+	    !outputs[0])
+		snprintf(outputs, sizeof(outputs), "<output node>");
+	return snprintf(buf, (size_t) size, "compile it with Tensil: tensil "
+		"compile -a %s -m %s -o \"%s\" -s true", path ? path :
+		"design.tarch", f->onnx, outputs);
+}
+
+static void *ops_free(void *self)
+{
+	return tensil_family_free(self);
+}
+
+const family_ops tensil_overlay_family = {
+	.name = "overlay-systolic",
+	.summary = "Tensil's overlay: one systolic array with local and "
+		"accumulator memories running a compiled network",
+	.n_knobs = TENSIL_N_KNOBS,
+	.knobs = knobs_table,
+	.knob_default = ops_default,
+	.prepare = ops_prepare,
+	.eval = ops_eval,
+	.simulate = ops_simulate,
+	.why = ops_why,
+	.describe = ops_describe,
+	.emit_name = "tensil",
+	.emit = ops_emit,
+	.emit_hint = ops_emit_hint,
+	.free = ops_free,
+};

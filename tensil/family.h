@@ -16,6 +16,7 @@
 
 #include "arch/arch.h"
 #include "core/error.h"
+#include "core/family.h"
 #include "core/report.h"
 #include "tensil/model.h"
 #include "tensil/tarch.h"
@@ -123,5 +124,17 @@ int tensil_family_why(const tensil_family *f, const int32_t *knobs,
  */
 int tensil_tarch_json(const tensil_family *f, const int32_t *knobs,
 	char *buf, int size);
+
+/* Records the ONNX file the family's model was read from, which the
+ * family's emitted hint names (Tensil's compiler takes the model beside
+ * the architecture file).
+ */
+dse_stat tensil_family_set_onnx(tensil_family *f, const char *path,
+	dse_error *err);
+
+/* The family through the family interface (core/family.h), over a
+ * tensil_family ("self"); its emitted form is the .tarch file.
+ */
+extern const family_ops tensil_overlay_family;
 
 #endif

@@ -101,6 +101,14 @@ static const struct setup_case setup_cases[] = {
 	{ "objectives ", "objectives = latency, speed", 17, 23, "speed" },
 	{ "space_time ", "space_time = 17", 12, 14,
 	  "6 space-time candidates" },
+	/* A [space] key no schema lists is a workload family's knob to
+	 * the parser; a kernel's setup refuses it at the key.
+	 */
+	{ "array_part ", "arry_part = 8, 16", 13, 1,
+	  "unknown key in section [space]; known keys: space_time, "
+	  "array_part," },
+	{ "array_part ", "n_pe = 8, 16", 13, 8,
+	  "'n_pe' is a knob of a workload family" },
 };
 
 static void test_setup(void **state)

@@ -57,10 +57,7 @@ static const struct bad_case bad_cases[] = {
 	  "unknown key in section [platform]" },
 	{ KERNEL "[space]\nspace_time.i = 3\n", 7, 1, "space_time.i",
 	  "known keys: space_time, array_part, array_part_L2, latency, simd, "
-	  "io_network, double_buffer, n_pe, p_sys, weight_rows, edge_rows, "
-	  "feat_rows, feat_cols, mhz, dram_gbps, slots, fetch_tags, "
-	  "mesh_rows, mesh_cols, fte, feat_kb, array_size, local_depth, "
-	  "accumulator_depth, data_type, dram_mbps, array_part.<loop>, "
+	  "io_network, double_buffer, array_part.<loop>, "
 	  "array_part_L2.<loop>, latency.<loop>, simd.<loop>" },
 	/* space_time: candidate numbers (>= 0), ranges of them, or all. */
 	{ KERNEL "[space]\nspace_time = -1\n", 7, 14, "space_time",
