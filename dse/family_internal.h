@@ -5,6 +5,8 @@
 #define DSE_FAMILY_INTERNAL_H
 
 #include "ctx.h"
+#include "gnn/family.h"
+#include "tensil/family.h"
 
 /* The constructors from the [workload] section: each sets ctx->fam_obj
  * (ctx->fam and ctx->dtype already set) and ctx->tmpl.kernel ("name",
