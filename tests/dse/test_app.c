@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "dse/ctx.h"
+#include "tests/support/app_ctx.h"
 
 /* A small matrix multiply, so that the whole space can be enumerated in
  * a test: 64 x 48 x 32 with a few tile sizes.  Cases that change one line
@@ -50,38 +51,17 @@ static const char small_mm[] =
 	"[output]\n"
 	"file = unused.h5\n";
 
-/* small_mm with the line starting "key" (e.g. "board ") replaced by
- * "line", into buf; the line keeps its number.
- */
+/* small_mm with the line starting "key" replaced by "line". */
 static const char *config(const char *key, const char *line, char *buf,
 	size_t size)
 {
-	const char *p = key ? strstr(small_mm, key) : NULL;
-	const char *e;
-
-	if (!p) {
-		snprintf(buf, size, "%s", small_mm);
-		return buf;
-	}
-	e = strchr(p, '\n');
-	snprintf(buf, size, "%.*s%s%s", (int) (p - small_mm), small_mm, line,
-		e);
-	return buf;
+	return test_cfg_replace(small_mm, key, line, buf, size);
 }
 
-/* A context of "text" as a command without MPI builds it; 0 or the
- * setup's status.  The caller clears ctx.
- */
+/* A context of "text" as a command without MPI builds it. */
 static dse_stat setup(dse_ctx *ctx, const char *text, dse_error *err)
 {
-	memset(ctx, 0, sizeof(*ctx));
-	ctx->size = 1;
-	ctx->quiet = 1;
-	dse_error_clear(err);
-	ctx->cfg = dse_cfg_parse_string(text, "t.cfg", err);
-	if (!ctx->cfg)
-		return dse_stat_error;
-	return dse_ctx_setup(ctx, NULL, err);
+	return test_ctx_setup(ctx, text, NULL, 0, err);
 }
 
 /* ---- setup: what a config builds, and where a bad one is wrong ---------- */

@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "dse/ctx.h"
+#include "tests/support/app_ctx.h"
 
 /* ---- the toy family ------------------------------------------------------ */
 
@@ -205,33 +206,13 @@ static const char toy_cfg[] =
 static const char *config(const char *key, const char *line, char *buf,
 	size_t size)
 {
-	const char *p = key ? strstr(toy_cfg, key) : NULL;
-	const char *e;
-
-	if (!p) {
-		snprintf(buf, size, "%s", toy_cfg);
-		return buf;
-	}
-	e = strchr(p, '\n');
-	snprintf(buf, size, "%.*s%s%s", (int) (p - toy_cfg), toy_cfg, line, e);
-	return buf;
+	return test_cfg_replace(toy_cfg, key, line, buf, size);
 }
 
-/* A context of "text" with the toy registered, as a command without MPI
- * builds it.
- */
+/* A context of "text" with the toy registered. */
 static dse_stat setup(dse_ctx *ctx, const char *text, dse_error *err)
 {
-	memset(ctx, 0, sizeof(*ctx));
-	ctx->size = 1;
-	ctx->quiet = 1;
-	ctx->families = families;
-	ctx->n_families = n_families;
-	dse_error_clear(err);
-	ctx->cfg = dse_cfg_parse_string(text, "t.cfg", err);
-	if (!ctx->cfg)
-		return dse_stat_error;
-	return dse_ctx_setup(ctx, NULL, err);
+	return test_ctx_setup(ctx, text, families, n_families, err);
 }
 
 /* ---- toy: a family registered by one line goes through everything ---- */
