@@ -15,9 +15,20 @@ each tool and their ratio.
 SCALE-Sim is never shipped with dse: without a checkout the benchmark says
 so and exits 0.  It never fails on a figure.
 
+With --shipped CONFIG:TOPOLOGY (paths inside the checkout, repeatable) it
+runs instead the layers of SCALE-Sim's own topologies under its own
+configs, one layer a run, and prints per layer SCALE-Sim's and dse's total
+and stall cycles, DRAM reads of the IFMAP and FILTER and DRAM writes of the
+OFMAP (DETAILED_ACCESS_REPORT.csv), with the error of each.  SCALE-Sim
+builds every demand matrix in full, so only layers whose demand (dse's
+cycles times the array's rows plus columns) stays under --max-cells are
+run, each under --timeout seconds; the others are listed as skipped, with
+why.  --mode USER --bw N runs the configs in USER mode at N words a cycle.
+
   bench/scalesim_compare.py --dse build/dse --scalesim /tmp/scale-sim-v2
   bench/scalesim_compare.py ... --quick          # a third of the table
   bench/scalesim_compare.py ... --save-golden DIR  # the tests' golden files
+  bench/scalesim_compare.py ... --shipped configs/eyeriss.cfg:topologies/conv_nets/alexnet.csv
 """
 import argparse
 import os
@@ -106,7 +117,7 @@ def write_inputs(d, name, rows, cols, kb, df, mode, bw, gemm, layers):
     return cfg, topo
 
 
-def run_scalesim(src, cfg, topo, out, gemm):
+def run_scalesim(src, cfg, topo, out, gemm, timeout=None):
     code = ("import sys, io, contextlib\n"
             "sys.path.insert(0, %r)\n"
             "from scalesim.scale_sim import scalesim\n"
@@ -115,7 +126,8 @@ def run_scalesim(src, cfg, topo, out, gemm):
             "config=%r, topology=%r, input_type_gemm=%r)\n"
             "    s.run_scale(top_path=%r)\n" % (src, cfg, topo, gemm, out))
     t0 = child_cpu()
-    subprocess.run(["/usr/bin/python3", "-c", code], check=True)
+    subprocess.run(["/usr/bin/python3", "-c", code], check=True,
+                   timeout=timeout)
     return child_cpu() - t0
 
 
@@ -167,6 +179,111 @@ def compare(d, name, tally):
                 tally.add(head[k], o[k], t[k])
 
 
+SHIPPED_FIGS = [("COMPUTE_REPORT", "Total Cycles"),
+                ("COMPUTE_REPORT", "Stall Cycles"),
+                ("DETAILED_ACCESS_REPORT", "DRAM IFMAP Reads"),
+                ("DETAILED_ACCESS_REPORT", "DRAM Filter Reads"),
+                ("DETAILED_ACCESS_REPORT", "DRAM OFMAP Writes")]
+
+
+def shipped_config(path, mode, bw):
+    """SCALE-Sim's config text, in USER mode at bw words a cycle if asked."""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    out = []
+    for l in lines:
+        key = l.split(":")[0].split("=")[0].strip().lower()
+        if mode and key == "interfacebandwidth":
+            l = "InterfaceBandwidth: %s" % mode
+        if mode and key == "bandwidth":
+            l = "Bandwidth : %d" % bw
+        out.append(l)
+    return "\n".join(out) + "\n"
+
+
+def shipped_rows(path):
+    """The header and the layer rows of a plain SCALE-Sim conv topology;
+    depthwise rows (a name with DP: one layer per channel) are left out."""
+    with open(path) as f:
+        lines = [l for l in f.read().splitlines() if l.strip()]
+    rows = []
+    for l in lines[1:]:
+        f = [x.strip() for x in l.split(",")]
+        if len(f) >= 8 and "DP" not in f[0]:
+            rows.append(l.rstrip())
+    return lines[0], rows
+
+
+def report_figs(d, name):
+    figs = {}
+    for rep, col in SHIPPED_FIGS:
+        head, rows = read_report(os.path.join(d, name, rep + ".csv"))
+        figs[col] = rows[0][head.index(col)] if rows else None
+    return figs
+
+
+def run_shipped(args, src, spec, tmp, tally, skipped):
+    cfg_path, topo_path = (os.path.join(src, x) for x in spec.split(":"))
+    text = shipped_config(cfg_path, args.mode, args.bw)
+    head, rows = shipped_rows(topo_path)
+    tag = os.path.basename(cfg_path) + " " + os.path.basename(topo_path)
+    d0 = os.path.join(tmp, "all")
+    shutil.rmtree(d0, ignore_errors=True)
+    os.makedirs(d0)
+    cfg = os.path.join(d0, "scale.cfg")
+    with open(cfg, "w") as f:
+        f.write(text.replace("run_name = ", "run_name = x", 1))
+    topo = os.path.join(d0, "topology.csv")
+    with open(topo, "w") as f:
+        f.write("\n".join([head] + rows) + "\n")
+    run_dse(args.dse, cfg, topo, os.path.join(d0, "dse"), False)
+    name = os.listdir(os.path.join(d0, "dse"))[0]
+    chead, crows = read_report(os.path.join(d0, "dse", name,
+                                            "COMPUTE_REPORT.csv"))
+    arr = [int(l.split(":")[1]) for l in text.splitlines()
+           if l.split(":")[0].strip() in ("ArrayHeight", "ArrayWidth")]
+    print("%s, %s%s:" % (tag, args.mode or "as shipped",
+                         " bw %d" % args.bw if args.mode == "USER" else ""))
+    print("  %-16s %-13s %14s %14s %9s" % ("layer", "figure", "SCALE-Sim",
+                                         "dse", "error"))
+    for row, crow in zip(rows, crows):
+        lname = row.split(",")[0].strip()
+        cells = int(crow[chead.index("Total Cycles")]) * sum(arr)
+        if cells > args.max_cells:
+            skipped.append("%s %s (demand of %.1e cells)" % (tag, lname,
+                                                             cells))
+            continue
+        d = os.path.join(tmp, "one")
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        c1 = os.path.join(d, "scale.cfg")
+        with open(c1, "w") as f:
+            f.write(text)
+        t1 = os.path.join(d, "topology.csv")
+        with open(t1, "w") as f:
+            f.write(head + "\n" + row + "\n")
+        try:
+            ts = run_scalesim(src, c1, t1, os.path.join(d, "ss"), False,
+                              args.timeout)
+        except subprocess.TimeoutExpired:
+            skipped.append("%s %s (SCALE-Sim over %d s)"
+                           % (tag, lname, args.timeout))
+            continue
+        td = run_dse(args.dse, c1, t1, os.path.join(d, "dse"), False)
+        run = os.listdir(os.path.join(d, "ss"))[0]
+        theirs = report_figs(os.path.join(d, "ss"), run)
+        ours = report_figs(os.path.join(d, "dse"), run)
+        for rep, col in SHIPPED_FIGS:
+            a, b = float(ours[col]), float(theirs[col])
+            err = 0.0 if a == b else (a - b) / max(abs(b), 1.0)
+            print("  %-16s %-13s %14s %14s %8.3f%%" % (
+                lname, col.replace("DRAM ", "").replace(" Cycles", ""),
+                theirs[col], ours[col], 100 * err))
+            tally.add(col, ours[col], theirs[col])
+        print("  %-16s SCALE-Sim %.1f s, dse %.3f s" % (lname, ts, td),
+              flush=True)
+
+
 def cases(quick, golden):
     dfs = ["os", "ws", "is"]
     modes = [("CALC", 10), ("USER", 10), ("USER", 1)]
@@ -188,6 +305,12 @@ def main():
     ap.add_argument("--kb", type=int, default=64)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--save-golden")
+    ap.add_argument("--shipped", action="append", default=[],
+                    metavar="CONFIG:TOPOLOGY")
+    ap.add_argument("--mode", choices=["CALC", "USER"])
+    ap.add_argument("--bw", type=int, default=10)
+    ap.add_argument("--max-cells", type=float, default=2e7)
+    ap.add_argument("--timeout", type=int, default=120)
     args = ap.parse_args()
     if args.save_golden:
         args.array, args.kb = "4x4", 1
@@ -196,6 +319,20 @@ def main():
                                                   "scale_sim.py")):
         print("SCALE-Sim's source not found (--scalesim DIR or SCALESIM_SRC):"
               " nothing to compare")
+        return 0
+    if args.shipped:
+        tally, skipped = Tally(), []
+        tmp = tempfile.mkdtemp(prefix="scalesim_compare.")
+        try:
+            for spec in args.shipped:
+                run_shipped(args, src, spec, tmp, tally, skipped)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        print()
+        tally.show("all layers run: dse against SCALE-Sim")
+        print("skipped: %d layers" % len(skipped))
+        for x in skipped:
+            print("  " + x)
         return 0
     rows, cols = (int(x) for x in args.array.split("x"))
     tallies = {}
