@@ -116,19 +116,23 @@ static void workload_print_text(const dse_ctx *ctx, const dse_simulate_opts *o,
 	const dse_simulation *r, FILE *out)
 {
 	const sim_metrics *m = &r->rep.metrics;
+	family_fact fact[DSE_MAX_FACTS];
+	int i, n = dse_workload_facts(ctx, fact, DSE_MAX_FACTS);
 
-	if (ctx->graph)
-		fprintf(out, "dse simulate: %s (%s, %lld vertices, %lld edges) "
-			"on %s, %s, %s\n", ctx->tmpl.kernel,
-			gnn_graph_name(ctx->graph),
-			(long long) gnn_graph_n_vertices(ctx->graph),
-			(long long) gnn_graph_n_edges(ctx->graph),
-			ctx->board.name, dse_workload_family(ctx),
-			mode_title(o->mode));
-	else
-		fprintf(out, "dse simulate: %s on %s, %s, %s\n",
-			ctx->tmpl.kernel, ctx->board.name,
-			dse_workload_family(ctx), mode_title(o->mode));
+	/* The workload's facts in brackets after its name: "(cora, 2708
+	 * vertices, 5429 edges)".
+	 */
+	fprintf(out, "dse simulate: %s", ctx->tmpl.kernel);
+	for (i = 0; i < n; i++) {
+		fputs(i ? ", " : " (", out);
+		if (fact[i].text)
+			fputs(fact[i].text, out);
+		else
+			fprintf(out, "%lld %s", (long long) fact[i].value,
+				fact[i].label);
+	}
+	fprintf(out, "%s on %s, %s, %s\n", n ? ")" : "", ctx->board.name,
+		dse_workload_family(ctx), mode_title(o->mode));
 	fprintf(out, "  %-14s %s\n", "design", r->d.sa);
 	if (!print_timing(ctx, r, out))
 		return;
@@ -230,14 +234,19 @@ static void workload_print_json(const dse_ctx *ctx, const dse_simulate_opts *o,
 {
 	const sim_cycle_report *rep = &r->rep;
 	const sim_metrics *m = &rep->metrics;
+	family_fact fact[DSE_MAX_FACTS];
 	struct cli_json j;
+	int i, n;
 
 	cli_json_begin(&j, out, 1);
 	cli_json_open(&j, NULL, '{', 0);
 	cli_json_str(&j, "family", dse_workload_family(ctx));
 	cli_json_str(&j, "workload", ctx->tmpl.kernel);
-	if (ctx->graph)
-		cli_json_str(&j, "graph", gnn_graph_name(ctx->graph));
+	/* The text facts (a graph's name) beside the workload's name. */
+	n = dse_workload_facts(ctx, fact, DSE_MAX_FACTS);
+	for (i = 0; i < n; i++)
+		if (fact[i].text)
+			cli_json_str(&j, fact[i].name, fact[i].text);
 	cli_json_str(&j, "board", ctx->board.name);
 	cli_json_str(&j, "design", r->d.sa);
 	cli_json_str(&j, "mode", sim_model_kind_name(o->mode));

@@ -31,6 +31,18 @@ typedef struct family_knob {
 	const char *help;	/* one line: what the knob sets */
 } family_knob;
 
+/* A fact about the workload a family object was built for (a GNN's graph:
+ * its name, vertices and edges), for the results file's root attributes
+ * and the reports of dse simulate.
+ */
+typedef struct family_fact {
+	const char *name;	/* the attribute's name ("graph_edges") */
+	const char *label;	/* the report's word after the value
+				 * ("edges"); NULL for a text fact */
+	const char *text;	/* a text fact's value; NULL: "value" */
+	int64_t value;
+} family_fact;
+
 /* The operations of a family.  "self" is the object the application
  * built for the sweep (the family's own type); every operation except
  * "prepare" and "free" only reads it.
@@ -103,6 +115,10 @@ typedef struct family_ops {
 	 */
 	int (*emit_hint)(const void *self, const char *path, char *buf,
 		int size);
+	/* Optional (NULL: none): the facts of the workload, at most "max"
+	 * into "out"; returns how many.  Text facts come first.
+	 */
+	int (*facts)(const void *self, family_fact *out, int max);
 	/* Frees the object; returns NULL.  Accepts NULL. */
 	void *(*free)(void *self);
 } family_ops;

@@ -257,6 +257,11 @@ int dse_is_workload(const dse_ctx *ctx);
 const char *dse_workload_family(const dse_ctx *ctx);
 int dse_workload_n_knobs(const dse_ctx *ctx);
 const char *dse_workload_knob_name(const dse_ctx *ctx, int knob);
+/* The facts of a workload's family (family_ops' facts), at most "max";
+ * returns how many (0 without a workload).
+ */
+#define DSE_MAX_FACTS 8
+int dse_workload_facts(const dse_ctx *ctx, family_fact *out, int max);
 /* A knob's unit as the family's table gives it ("" for none). */
 const char *dse_workload_knob_unit(const dse_ctx *ctx, int knob);
 int64_t dse_workload_knob_default(const dse_ctx *ctx, int knob);

@@ -239,6 +239,12 @@ int dse_workload_knob_find(const dse_ctx *ctx, const char *name)
 	return ctx->fam ? family_knob_find(ctx->fam, name) : -1;
 }
 
+int dse_workload_facts(const dse_ctx *ctx, family_fact *out, int max)
+{
+	return ctx->fam && ctx->fam->facts ? ctx->fam->facts(ctx->fam_obj,
+		out, max) : 0;
+}
+
 dse_stat dse_workload_simulate(const dse_ctx *ctx, const int32_t *knobs,
 	int kind, const sim_cycle_opts *opt, sim_cycle_report *out,
 	dse_error *err)

@@ -544,6 +544,22 @@ static dse_stat write_candidates(const dse_ctx *ctx, res_file *f,
 	return res_attr_string(f, "space_times", list, err);
 }
 
+/* The workload's facts (a GNN's graph: name, vertices, edges) as root
+ * attributes.
+ */
+static dse_stat write_facts(const dse_ctx *ctx, res_file *f, dse_error *err)
+{
+	family_fact fact[DSE_MAX_FACTS];
+	int i, n = dse_workload_facts(ctx, fact, DSE_MAX_FACTS);
+
+	for (i = 0; i < n; i++)
+		if (fact[i].text ? res_attr_string(f, fact[i].name,
+				fact[i].text, err) :
+		    res_attr_i64(f, fact[i].name, fact[i].value, err))
+			return dse_stat_error;
+	return dse_stat_ok;
+}
+
 /* The strategy and what it did: budget, islands, generations, pruned
  * points, whether it was stopped or resumed, the checkpoint interval, and
  * the bound on the front with the box size the front ended at (0: exact).
@@ -652,12 +668,7 @@ static dse_stat write_attrs(const dse_ctx *ctx, res_file *f,
 	    write_board(ctx, f, err) ||
 	    res_attr_string(f, "kernel", ctx->tmpl.kernel, err) ||
 	    res_attr_string(f, "family", dse_workload_family(ctx), err) ||
-	    (ctx->graph && (res_attr_string(f, "graph",
-		gnn_graph_name(ctx->graph), err) ||
-	     res_attr_i64(f, "graph_vertices",
-		gnn_graph_n_vertices(ctx->graph), err) ||
-	     res_attr_i64(f, "graph_edges", gnn_graph_n_edges(ctx->graph),
-		err))) ||
+	    write_facts(ctx, f, err) ||
 	    write_strategy(ctx, f, res, err) ||
 	    res_attr_string(f, "objectives", objectives, err) ||
 	    write_candidates(ctx, f, err) ||

@@ -66,6 +66,7 @@ static const char *const family_names[GNN_N_FAMILIES] = {
 
 struct gnn_family {
 	int kind;
+	const gnn_graph *graph;	/* kept: the graph it was built for */
 	const struct gnn__family_ops *ops;
 	void *self;
 };
@@ -163,6 +164,7 @@ gnn_family *gnn_family_alloc(int kind, const gnn_model *model,
 		return NULL;
 	}
 	f->kind = kind;
+	f->graph = graph;
 	f->ops = kind == GNN_OVERLAY ? &gnn__overlay_ops : &gnn__dataflow_ops;
 	f->self = f->ops->alloc(model, graph, board, dtype, err);
 	if (!f->self) {
@@ -277,6 +279,22 @@ static void ops_describe(const void *self, const int32_t *knobs, char *buf,
 	gnn_family_describe(self, knobs, buf, size);
 }
 
+/* The graph: its name, vertices and edges. */
+static int ops_facts(const void *self, family_fact *out, int max)
+{
+	const gnn_graph *g = ((const gnn_family *) self)->graph;
+	const family_fact facts[] = {
+		{ "graph", NULL, gnn_graph_name(g), 0 },
+		{ "graph_vertices", "vertices", NULL, gnn_graph_n_vertices(g) },
+		{ "graph_edges", "edges", NULL, gnn_graph_n_edges(g) },
+	};
+	int i, n = N_ROWS(facts) < max ? N_ROWS(facts) : max;
+
+	for (i = 0; i < n; i++)
+		out[i] = facts[i];
+	return n;
+}
+
 static void *ops_free(void *self)
 {
 	return gnn_family_free(self);
@@ -295,6 +313,7 @@ const family_ops gnn_overlay_family = {
 	.simulate = ops_simulate,
 	.why = ops_why,
 	.describe = ops_describe,
+	.facts = ops_facts,
 	.free = ops_free,
 };
 
@@ -311,5 +330,6 @@ const family_ops gnn_dataflow_family = {
 	.simulate = ops_simulate,
 	.why = ops_why,
 	.describe = ops_describe,
+	.facts = ops_facts,
 	.free = ops_free,
 };
