@@ -332,29 +332,6 @@ static void test_toy_points(void **state)
 	dse_ctx_clear(&ctx);
 }
 
-/* The front of toy_cfg's space, every point evaluated. */
-static search_front *enumerate_front(const dse_ctx *ctx)
-{
-	search_evaluator ev = dse_evaluator(ctx);
-	search_front *f = search_front_alloc(ctx->sopt.n_obj,
-		ctx->sopt.objectives);
-	uint64_t idx, n = search_space_size(ctx->space);
-
-	assert_non_null(f);
-	for (idx = 0; idx < n; idx++) {
-		search_point p;
-
-		memset(&p, 0, sizeof(p));
-		p.index = idx;
-		search_space_decode(ctx->space, idx, p.knobs);
-		ev.eval(ev.model, p.knobs, &p.metrics);
-		p.cycles_low = p.cycles_high = (double) p.metrics.cycles;
-		if (p.metrics.status == SIM_OK)
-			assert_true(search_front_add(f, &p) >= 0);
-	}
-	return f;
-}
-
 /* A results file of the toy's front: its knob columns, the family named,
  * and each row's design text as the toy describes it.
  */
@@ -376,7 +353,8 @@ static void test_toy_write(void **state)
 	assert_int_equal(setup(&ctx, config(NULL, NULL, text, sizeof(text)),
 		&err), dse_stat_ok);
 	memset(&res, 0, sizeof(res));
-	res.front = enumerate_front(&ctx);
+	res.front = test_front_all(&ctx);
+	assert_non_null(res.front);
 	res.evaluated = search_space_size(ctx.space);
 	res.threads = 1;
 	rows = search_front_size(res.front);

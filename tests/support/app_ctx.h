@@ -48,4 +48,30 @@ static inline dse_stat test_ctx_setup(dse_ctx *ctx, const char *text,
 	return dse_ctx_setup(ctx, NULL, err);
 }
 
+/* The front of ctx's whole space, every point evaluated with the sweep's
+ * evaluator (legal points only, as the search keeps them); NULL when the
+ * front cannot be made.  The caller frees it.
+ */
+static inline search_front *test_front_all(const dse_ctx *ctx)
+{
+	search_evaluator ev = dse_evaluator(ctx);
+	search_front *f = search_front_alloc(ctx->sopt.n_obj,
+		ctx->sopt.objectives);
+	uint64_t idx, n = search_space_size(ctx->space);
+
+	for (idx = 0; f && idx < n; idx++) {
+		search_point p;
+
+		memset(&p, 0, sizeof(p));
+		p.index = idx;
+		search_space_decode(ctx->space, idx, p.knobs);
+		ev.eval(ev.model, p.knobs, &p.metrics);
+		p.cycles_low = p.cycles_high = (double) p.metrics.cycles;
+		if (p.metrics.status == SIM_OK &&
+		    search_front_add(f, &p) < 0)
+			f = search_front_free(f);
+	}
+	return f;
+}
+
 #endif
