@@ -66,7 +66,7 @@ static const struct order_kernel {
 struct outcome {
 	char space[64];
 	int design;
-	char order[128];
+	char order[160];	/* the loop order (up to 127 characters) and its band */
 	uint64_t analytic, full;
 	char written[DESIGN_TEXT_LEN];
 };

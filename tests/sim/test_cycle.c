@@ -58,7 +58,11 @@ static void set_group(poly_template *t, int g, int acc, int kind, int type,
 {
 	poly_group *gr = &t->group[g];
 
-	snprintf(gr->name, sizeof(gr->name), "g%d", g + 1);
+	/* g is below POLY_MAX_GROUPS: the modulo only tells the compiler
+	 * that the name fits.
+	 */
+	snprintf(gr->name, sizeof(gr->name), "g%u",
+		(unsigned) (g + 1) % 1000u);
 	gr->access = acc;
 	memcpy(gr->array, t->access[acc].array, sizeof(gr->array));
 	gr->kind = kind;

@@ -263,7 +263,11 @@ static poly_template make_template(int which)
 		const struct group_spec *gs = &s->group[g];
 		poly_group *gr = &t.group[t.n_groups++];
 
-		snprintf(gr->name, sizeof(gr->name), "g%d", g + 1);
+		/* g is below POLY_MAX_GROUPS: the modulo only tells the compiler
+		 * that the name fits.
+		 */
+		snprintf(gr->name, sizeof(gr->name), "g%u",
+			(unsigned) (g + 1) % 1000u);
 		gr->access = add_access(&t, gs->access);
 		memcpy(gr->array, t.access[gr->access].array,
 			sizeof(gr->array));
