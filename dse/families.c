@@ -13,7 +13,7 @@
 #include <strings.h>
 
 #include "core/util.h"
-#include "family_internal.h"
+#include "families_internal.h"
 
 static const dse_family builtin[] = {
 	{ &gnn_overlay_family, dse__gnn_setup, NULL },

@@ -28,7 +28,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "family_internal.h"
+#include "families_internal.h"
 #include "tensil/tarch.h"
 
 #define MAX_ARGS 6

@@ -1,8 +1,8 @@
 /* dse: what the registration of the workload families (families.c) and
  * their constructors from the config (workload.c) share.
  */
-#ifndef DSE_FAMILY_INTERNAL_H
-#define DSE_FAMILY_INTERNAL_H
+#ifndef DSE_FAMILIES_INTERNAL_H
+#define DSE_FAMILIES_INTERNAL_H
 
 #include "ctx.h"
 #include "gnn/family.h"
