@@ -5,6 +5,7 @@
 #define CORE_UTIL_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 /* The number of elements of an array (not of a pointer). */
@@ -38,6 +39,19 @@ static inline const char *dse_base_name(const char *path)
 	const char *slash = strrchr(path, '/');
 
 	return slash ? slash + 1 : path;
+}
+
+/* Appends "item" to the comma-separated list in "buf" ("a, b, c"),
+ * truncating quietly: such lists only decorate messages.  Once the buffer
+ * is full, further items are dropped.
+ */
+static inline void dse_list_add(char *buf, size_t size, const char *item)
+{
+	size_t len = strlen(buf);
+
+	if (len + 1 >= size)
+		return;
+	snprintf(buf + len, size - len, "%s%s", len ? ", " : "", item);
 }
 
 #endif

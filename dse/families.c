@@ -64,11 +64,9 @@ static dse_stat check_workload_keys(const dse_ctx *ctx, const dse_family *f,
 {
 	int i, j, n = dse_cfg_n_keys(ctx->cfg, "workload");
 	char more[256] = "";
-	size_t used = 0;
 
-	for (j = 0; f->keys && f->keys[j] && used < sizeof(more); j++)
-		used += (size_t) snprintf(more + used, sizeof(more) - used,
-			"%s%s", j ? ", " : "", f->keys[j]);
+	for (j = 0; f->keys && f->keys[j]; j++)
+		dse_list_add(more, sizeof(more), f->keys[j]);
 	for (i = 0; i < n; i++) {
 		const char *key = dse_cfg_key_at(ctx->cfg, "workload", i);
 		int known = dse_cfg_key_listed(ctx->cfg, "workload", key);
@@ -82,37 +80,14 @@ static dse_stat check_workload_keys(const dse_ctx *ctx, const dse_family *f,
 	return dse_stat_ok;
 }
 
-/* The comma-separated names of every family, or of a family's knobs. */
-static void list_families(const dse_ctx *ctx, char *buf, size_t size)
-{
-	int i, n;
-	const dse_family *t = dse_families(ctx, &n);
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < n && used < size; i++)
-		used += (size_t) snprintf(buf + used, size - used, "%s%s",
-			i ? ", " : "", t[i].ops->name);
-}
-
-static void list_knobs(const family_ops *ops, char *buf, size_t size)
-{
-	int k;
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (k = 0; k < ops->n_knobs && used < size; k++)
-		used += (size_t) snprintf(buf + used, size - used, "%s%s",
-			k ? ", " : "", ops->knobs[k].name);
-}
-
 /* Rejects [space] keys the family has no knob for. */
 static dse_stat check_knob_keys(const dse_ctx *ctx, dse_error *err)
 {
-	int i, n = dse_cfg_n_keys(ctx->cfg, "space");
-	char known[512];
+	int i, k, n = dse_cfg_n_keys(ctx->cfg, "space");
+	char known[512] = "";
 
-	list_knobs(ctx->fam, known, sizeof(known));
+	for (k = 0; k < ctx->fam->n_knobs; k++)
+		dse_list_add(known, sizeof(known), ctx->fam->knobs[k].name);
 	for (i = 0; i < n; i++) {
 		const char *key = dse_cfg_key_at(ctx->cfg, "space", i);
 
@@ -172,9 +147,12 @@ dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err)
 	double t0;
 
 	if (!f) {
-		char known[256];
+		char known[256] = "";
+		int i, n;
+		const dse_family *t = dse_families(ctx, &n);
 
-		list_families(ctx, known, sizeof(known));
+		for (i = 0; i < n; i++)
+			dse_list_add(known, sizeof(known), t[i].ops->name);
 		return dse_ctx_error(ctx, "workload", "family", -1, err,
 			"unknown family '%s' (known: %s)", fam, known);
 	}

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
 #include "ctx.h"
 
 int dse_emit_find(const char *name)
@@ -36,14 +37,12 @@ void dse_emit_names(char *buf, size_t size)
 {
 	int i, n;
 	const dse_family *t = dse_families(NULL, &n);
-	size_t used;
 
-	used = (size_t) snprintf(buf, size, "autosa, json");
-	for (i = 0; i < n && used < size; i++)
+	snprintf(buf, size, "autosa, json");
+	for (i = 0; i < n; i++)
 		if (t[i].ops->emit_name && dse_emit_find(t[i].ops->emit_name) ==
 		    DSE_EMIT_FAMILY + 1 + i)
-			used += (size_t) snprintf(buf + used, size - used,
-				", %s", t[i].ops->emit_name);
+			dse_list_add(buf, size, t[i].ops->emit_name);
 }
 
 dse_cfg *dse_tune_config(const char *from, dse_error *err)

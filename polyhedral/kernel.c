@@ -22,22 +22,11 @@
 #include <isl/union_set.h>
 #include <isl/val.h>
 
+#include "core/util.h"
 #include "polyhedral/internal.h"
 
 /* Room for a comma-separated list of names inside an error message. */
 #define NAME_LIST_LEN 192
-
-/* Appends "name" to the comma-separated list in buf, truncating quietly:
- * the list only decorates a message.
- */
-static void list_append(char *buf, size_t size, const char *name)
-{
-	size_t len = strlen(buf);
-
-	if (len + 1 >= size)
-		return;
-	snprintf(buf + len, size - len, "%s%s", len ? ", " : "", name);
-}
 
 /* Copies an isl name into a fixed-size field; fails when it does not fit
  * so that names are never silently shortened.
@@ -225,7 +214,7 @@ static dse_stat check_given_param(const poly_kernel_desc *desc, int i,
 				"parameter '%s' is given twice", name);
 	if (isl_space_find_dim_by_name(all, isl_dim_param, name) < 0) {
 		for (int p = 0; p < n; p++)
-			list_append(known, sizeof(known), isl_space_get_dim_name(
+			dse_list_add(known, sizeof(known), isl_space_get_dim_name(
 				all, isl_dim_param, p));
 		return poly__input_error(err, src, "unknown parameter '%s'; "
 			"the kernel's parameters are: %s", name,
@@ -822,7 +811,7 @@ static dse_stat find_reduction(poly__kernel *k, const poly_kernel_desc *desc,
 			k->reduction = d;
 			return dse_stat_ok;
 		}
-		list_append(loops, sizeof(loops), k->loop[d]);
+		dse_list_add(loops, sizeof(loops), k->loop[d]);
 	}
 	return poly__input_error(err, &desc->reduction_src, "the reduction "
 		"annotation names no loop: '%s' is not a loop of '%s'; the "
