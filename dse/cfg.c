@@ -437,18 +437,33 @@ static void known_keys(const struct sec_schema *ss, char *buf, size_t size)
 		}
 }
 
-static dse_stat unknown_key(struct parser *ps, const struct sec_schema *ss,
-	const char *key, int col, int per_loop_base)
+/* The error for a key "ss" does not list, at file:line:col: the keys it
+ * lists, then "more" (a workload family's own; NULL or "" for none).
+ */
+static dse_stat unknown_key_at(dse_error *err, const char *file, int line,
+	int col, const struct sec_schema *ss, const char *key,
+	const char *more)
 {
 	char known[DSE_ERROR_MSG_LEN];
 
+	known_keys(ss, known, sizeof(known));
+	if (more && more[0]) {
+		append(known, sizeof(known), ", ");
+		append(known, sizeof(known), more);
+	}
+	return fail(err, file, line, col, key, "unknown key in section [%s]; "
+		"known keys: %s", ss->name, known);
+}
+
+static dse_stat unknown_key(struct parser *ps, const struct sec_schema *ss,
+	const char *key, int col, int per_loop_base)
+{
 	if (per_loop_base)
 		return fail(ps->err, ps->cfg->file, ps->line, col, key,
 			"bad per-loop key: expected '%.*s.<loop>' where <loop> "
 			"is a loop name", (int) (strchr(key, '.') - key), key);
-	known_keys(ss, known, sizeof(known));
-	return fail(ps->err, ps->cfg->file, ps->line, col, key,
-		"unknown key in section [%s]; known keys: %s", ss->name, known);
+	return unknown_key_at(ps->err, ps->cfg->file, ps->line, col, ss, key,
+		NULL);
 }
 
 static const struct entry *find_entry_in(const struct section *sec,
@@ -985,19 +1000,16 @@ dse_stat dse_cfg_unknown_key(const dse_cfg *cfg, const char *section,
 	const char *key, const char *more, dse_error *err)
 {
 	const struct entry *e = find_entry(cfg, section, key);
-	char known[DSE_ERROR_MSG_LEN] = "";
 	size_t i;
 
 	for (i = 0; i < DSE_N_OF(sections); i++)
 		if (!strcmp(sections[i].name, section))
-			known_keys(&sections[i], known, sizeof(known));
-	if (more && more[0]) {
-		append(known, sizeof(known), ", ");
-		append(known, sizeof(known), more);
-	}
-	return fail(err, cfg->file, e ? e->key_line : 0, e ? e->key_col : 0,
-		key, "unknown key in section [%s]; known keys: %s", section,
-		known);
+			break;
+	if (i == DSE_N_OF(sections))
+		return dse_error_set(err, DSE_E_RUNTIME, "dse_cfg_unknown_key: "
+			"no section [%s]", section);
+	return unknown_key_at(err, cfg->file, e ? e->key_line : 0, e ?
+		e->key_col : 0, &sections[i], key, more);
 }
 
 int dse_cfg_pos(const dse_cfg *cfg, const char *section, const char *key,
