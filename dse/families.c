@@ -138,6 +138,17 @@ dse_stat dse__family_space(dse_ctx *ctx, dse_error *err)
 	return dse_stat_ok;
 }
 
+void dse__note_prepared(const dse_ctx *ctx, double t0)
+{
+	/* A family that builds something for the sweep's knob values can
+	 * take seconds on a large workload: say so.
+	 */
+	if (ctx->fam->prepares)
+		dse_note(ctx, DSE_NOTE_PROGRESS, "%s prepared for the sweep's "
+			"knob values (%s) in %.1f s", ctx->fam->name,
+			ctx->fam->prepares, omp_get_wtime() - t0);
+}
+
 dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err)
 {
 	const char *fam = dse_cfg_string(ctx->cfg, "workload", "family", "");
@@ -170,13 +181,7 @@ dse_stat dse_workload_setup(dse_ctx *ctx, dse_error *err)
 	t0 = omp_get_wtime();
 	if (dse__family_space(ctx, err))
 		return dse_stat_error;
-	/* A family that builds something for the sweep's knob values can
-	 * take seconds on a large workload: say so.
-	 */
-	if (ctx->fam->prepares)
-		dse_note(ctx, DSE_NOTE_PROGRESS, "%s prepared for the sweep's "
-			"knob values (%s) in %.1f s", ctx->fam->name,
-			ctx->fam->prepares, omp_get_wtime() - t0);
+	dse__note_prepared(ctx, t0);
 	return dse_stat_ok;
 }
 

@@ -24,6 +24,12 @@ dse_stat dse__tensil_setup(dse_ctx *ctx, const char *name, dse_error *err);
  */
 dse_stat dse__family_space(dse_ctx *ctx, dse_error *err);
 
+/* The progress note of a family that prepares something for the sweep's
+ * knob values (family_ops' "prepares"), timed from "t0"
+ * (omp_get_wtime); nothing for a family that only checks them.
+ */
+void dse__note_prepared(const dse_ctx *ctx, double t0);
+
 /* Moves an input error that names no file -- a check of a family's on a
  * value the config gave -- to the value of "key" in "section", so that it
  * still says file:line:col.  Errors of a graph or topology file keep

@@ -654,9 +654,7 @@ dse_stat dse__gnn_setup(dse_ctx *ctx, const char *name, dse_error *err)
 	t0 = omp_get_wtime();
 	if (node_family_space(ctx, err))
 		return dse_stat_error;
-	dse_note(ctx, DSE_NOTE_PROGRESS, "%s prepared for the sweep's knob "
-			"values (%s) in %.1f s", fam, ctx->fam->prepares,
-			omp_get_wtime() - t0);
+	dse__note_prepared(ctx, t0);
 	if (gnn_share_bytes(ctx->share))
 		dse_note(ctx, DSE_NOTE_PROGRESS, "graph and what is built "
 			"from it: one copy of %.1f MB shared by the %d ranks of "
